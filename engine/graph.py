@@ -1,0 +1,178 @@
+"""The course's data model: a Graph is a list of Values that refer to each other by index."""
+
+from __future__ import annotations
+
+from numbers import Real
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .handle import Handle
+
+
+VARIANTS: set[type] = set()
+"""The engine's op variants (filled by `ops.variant`): the ops Backward can differentiate."""
+
+
+def variant(cls: type) -> type:
+    """Register an op variant class."""
+    VARIANTS.add(cls)
+    return cls
+
+
+class Opaque:
+    """Marks a Value whose op is some other object: kept as is, shown, never differentiated."""
+
+
+class Value:
+    """One node: its number, the gradient Backward fills in, and the op that made it.
+
+    The op's parts (variant and operand indices) live in the Value's own slots rather than
+    in a separate tuple, which saves about 40 bytes a node; reading `op` rebuilds the
+    variant, so `v.op == Add(2, 1)` and `match v.op:` work as the course writes them.
+    """
+
+    __slots__ = ("data", "grad", "label", "_kind", "_a", "_b")
+
+    def __init__(
+        self, data: float, grad: float = 0.0, op: Any = None, label: str | None = None
+    ) -> None:
+        self.data = data
+        self.grad = grad
+        self.label = label
+        self.op = op
+
+    @property
+    def op(self) -> Any:
+        kind = self._kind
+        if kind is None:
+            return None
+        if kind is Opaque:
+            return self._a
+        return _new(kind, (self._a,) if self._b is None else (self._a, self._b))
+
+    @op.setter
+    def op(self, op: Any) -> None:
+        if op is None:
+            self._kind = self._a = self._b = None
+        elif type(op) in VARIANTS:
+            self._kind = type(op)
+            self._a = op[0]
+            self._b = op[1] if len(op) > 1 else None
+        else:
+            self._kind, self._a, self._b = Opaque, op, None
+
+    def __repr__(self) -> str:
+        label = f", label={self.label!r}" if self.label is not None else ""
+        return f"Value(data={self.data!r}, grad={self.grad!r}, op={self.op!r}{label})"
+
+
+_new = tuple.__new__
+_alloc = object.__new__
+
+
+def push(g: Graph, data: float, kind: type, a: Any, b: Any = None) -> int:
+    """Append the node an op made and return its index (the hot path: no __init__)."""
+    v = _alloc(Value)
+    v.data = data
+    v.grad = 0.0
+    v.label = None
+    v._kind = kind
+    v._a = a
+    v._b = b
+    nodes = g.nodes
+    nodes.append(v)
+    return len(nodes) - 1
+
+
+class Graph:
+    """An append-only tape: every node comes after its operands, so index order is topological."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self) -> None:
+        self.nodes: list[Value] = []
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __repr__(self) -> str:
+        return f"<Graph with {len(self.nodes)} nodes>"
+
+    def copy(self) -> Graph:
+        """An independent graph: ops are immutable, so only the Values are new."""
+        clone = Graph()
+        clone.nodes = [Value(v.data, v.grad, v.op, v.label) for v in self.nodes]
+        return clone
+
+    def value(self, x: float, label: str | None = None) -> Handle:
+        """A new leaf as a Handle, for writing models with + - * / ** and methods."""
+        from .handle import Handle
+
+        return Handle(self, MakeValue(self, x, label))
+
+
+def MakeValue(g: Graph, x: float, label: str | None = None) -> int:
+    """Push a leaf (zero grad, op None) and return its index."""
+    if type(x) is not float:
+        x = _as_float(x)
+    if label is not None and type(label) is not str:
+        raise TypeError(f"MakeValue: label must be a str or None, got {label!r}")
+    nodes = _nodes_of(g, "MakeValue")
+    nodes.append(Value(x, 0.0, None, label))
+    return len(nodes) - 1
+
+
+def _as_float(x: Any) -> float:
+    if isinstance(x, Real) and not isinstance(x, bool):
+        return float(x)
+    raise TypeError(
+        f"MakeValue: data must be a real number, got {x!r} ({type(x).__name__})"
+    )
+
+
+def _nodes_of(g: Any, fn: str) -> list[Value]:
+    try:
+        return g.nodes
+    except AttributeError:
+        raise TypeError(f"{fn}: expected a Graph, got {type(g).__name__}") from None
+
+
+def bad_operand(g: Any, fn: str, role: str = "operand ", **operands: Any) -> Exception:
+    """The error for the first operand that is not a node of g: named, with the graph's size."""
+    nodes = _nodes_of(g, fn)
+    for name, index in operands.items():
+        if type(index) is bool or not isinstance(index, int):
+            return TypeError(
+                f"{fn}: {role}{name}={index!r} is not a node index "
+                f"(an int), it is a {type(index).__name__}"
+            )
+        if not 0 <= index < len(nodes):
+            return IndexError(
+                f"{fn}: {role}{name}={index!r} is not a node of this graph "
+                f"(it has {len(nodes)} nodes)"
+            )
+    return ValueError(f"{fn}: invalid operands {operands!r}")
+
+
+def unary_data(g: Graph, fn: str, a: int) -> float:
+    """The operand's data, or an error naming the bad index; called before anything is pushed."""
+    nodes = g.nodes
+    if type(a) is int and 0 <= a < len(nodes):
+        return nodes[a].data
+    raise bad_operand(g, fn, a=a)
+
+
+def binary_data(g: Graph, fn: str, a: int, b: int) -> tuple[float, float]:
+    """Both operands' data, or an error naming the first bad index."""
+    nodes = g.nodes
+    n = len(nodes)
+    if type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n:
+        return nodes[a].data, nodes[b].data
+    raise bad_operand(g, fn, a=a, b=b)
+
+
+def root_index(g: Graph, fn: str, root: int) -> int:
+    """Check the node a pass starts from."""
+    if type(root) is int and 0 <= root < len(_nodes_of(g, fn)):
+        return root
+    raise bad_operand(g, fn, "", root=root)

@@ -1,0 +1,107 @@
+"""Operator sugar: a Handle is a node index that knows its graph, so models read as maths.
+
+`x * y + 1` records exactly the nodes `VAdd(g, VMul(g, x, y), MakeValue(g, 1))` would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .autograd import Backward
+from .graph import Graph, MakeValue
+from .ops import VAdd, VDiv, VExp, VLog, VMul, VNeg, VPow, VRelu, VSigmoid, VSub, VTanh
+
+
+class Handle:
+    """A node of a graph; arithmetic with numbers or other Handles of the same graph."""
+
+    __slots__ = ("graph", "index")
+
+    def __init__(self, graph: Graph, index: int) -> None:
+        self.graph = graph
+        self.index = index
+
+    @property
+    def data(self) -> float:
+        return self.graph.nodes[self.index].data
+
+    @property
+    def grad(self) -> float:
+        return self.graph.nodes[self.index].grad
+
+    @property
+    def label(self) -> str | None:
+        return self.graph.nodes[self.index].label
+
+    def __repr__(self) -> str:
+        return f"Handle(index={self.index}, data={self.data!r}, grad={self.grad!r})"
+
+    def _operand(self, other: Any, symbol: str) -> int:
+        if isinstance(other, Handle):
+            if other.graph is not self.graph:
+                raise ValueError(f"{symbol}: the two values belong to different graphs")
+            return other.index
+        if isinstance(other, (int, float)) and not isinstance(other, bool):
+            return MakeValue(self.graph, other)
+        raise TypeError(f"{symbol}: cannot combine a Handle with {other!r}")
+
+    def _binary(self, fn: Callable[[Graph, int, int], int], other: Any, symbol: str) -> Handle:
+        return Handle(self.graph, fn(self.graph, self.index, self._operand(other, symbol)))
+
+    def _reflected(self, fn: Callable[[Graph, int, int], int], other: Any, symbol: str) -> Handle:
+        return Handle(self.graph, fn(self.graph, self._operand(other, symbol), self.index))
+
+    def _unary(self, fn: Callable[[Graph, int], int]) -> Handle:
+        return Handle(self.graph, fn(self.graph, self.index))
+
+    def __add__(self, other: Any) -> Handle:
+        return self._binary(VAdd, other, "+")
+
+    def __radd__(self, other: Any) -> Handle:
+        return self._reflected(VAdd, other, "+")
+
+    def __sub__(self, other: Any) -> Handle:
+        return self._binary(VSub, other, "-")
+
+    def __rsub__(self, other: Any) -> Handle:
+        return self._reflected(VSub, other, "-")
+
+    def __mul__(self, other: Any) -> Handle:
+        return self._binary(VMul, other, "*")
+
+    def __rmul__(self, other: Any) -> Handle:
+        return self._reflected(VMul, other, "*")
+
+    def __truediv__(self, other: Any) -> Handle:
+        return self._binary(VDiv, other, "/")
+
+    def __rtruediv__(self, other: Any) -> Handle:
+        return self._reflected(VDiv, other, "/")
+
+    def __pow__(self, k: Any) -> Handle:
+        if isinstance(k, Handle):
+            raise TypeError("**: the exponent must be a number, not a node")
+        return Handle(self.graph, VPow(self.graph, self.index, k))
+
+    def __neg__(self) -> Handle:
+        return self._unary(VNeg)
+
+    def tanh(self) -> Handle:
+        return self._unary(VTanh)
+
+    def relu(self) -> Handle:
+        return self._unary(VRelu)
+
+    def sigmoid(self) -> Handle:
+        return self._unary(VSigmoid)
+
+    def exp(self) -> Handle:
+        return self._unary(VExp)
+
+    def log(self) -> Handle:
+        return self._unary(VLog)
+
+    def backward(self) -> None:
+        """Backward(graph, this node)."""
+        Backward(self.graph, self.index)

@@ -1,0 +1,115 @@
+"""Views of a graph for people: JSON-ready rows for the playground's table, DOT for Graphviz.
+
+Both take any graph-like object (a `nodes` list whose items have data, grad and op), so a
+learner's own classes show the same way as the engine's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+from .graph import VARIANTS
+
+
+def is_graph_like(obj: Any) -> bool:
+    """True if obj has a `nodes` list whose items all have data, grad and op."""
+    nodes = getattr(obj, "nodes", None)
+    if not isinstance(nodes, list) or isinstance(obj, type):
+        return False
+    return all(hasattr(v, "data") and hasattr(v, "grad") and hasattr(v, "op") for v in nodes)
+
+
+def rows(g: Any) -> list[dict[str, Any]]:
+    """One plain dict per node, in index order:
+    {"index", "label", "op", "args", "text", "data", "grad"}.
+
+    `op` is the op's name (None for a leaf), `args` its operand indices, `text` what a
+    table shows (`Mul(0, 1)`, `Pow(0, 2)` or `leaf`). Non-finite numbers become the
+    strings "nan", "inf" and "-inf", so `json.dumps(rows(g), allow_nan=False)` works.
+    """
+    if not is_graph_like(g):
+        raise TypeError(
+            f"rows: expected a graph (an object with a `nodes` list of values that have "
+            f"data, grad and op), got {type(g).__name__}"
+        )
+    return [_row(i, v) for i, v in enumerate(g.nodes)]
+
+
+def _row(index: int, v: Any) -> dict[str, Any]:
+    name, args, consts = describe_op(v.op)
+    label = getattr(v, "label", None)
+    return {
+        "index": index,
+        "label": None if label is None else str(label),
+        "op": name,
+        "args": args,
+        "text": "leaf" if name is None else f"{name}({', '.join(map(str, args + consts))})",
+        "data": json_number(v.data),
+        "grad": json_number(v.grad),
+    }
+
+
+def describe_op(op: Any) -> tuple[str | None, list[int], list[Any]]:
+    """(name, operand indices, constants) of an op: an engine variant, a learner's
+    NamedTuple or dataclass, a tuple like ("Add", 0, 1), or None for a leaf."""
+    if op is None:
+        return None, [], []
+    if type(op) in VARIANTS:
+        return type(op).__name__, list(op[: op.arity]), list(op[op.arity :])
+    if dataclasses.is_dataclass(op):
+        fields = [getattr(op, f.name) for f in dataclasses.fields(op)]
+        return type(op).__name__, *_split_fields(fields)
+    if isinstance(op, tuple) and hasattr(op, "_fields"):
+        return type(op).__name__, *_split_fields(list(op))
+    if isinstance(op, (tuple, list)) and op and isinstance(op[0], str):
+        return op[0], *_split_fields(list(op[1:]))
+    return str(op), [], []
+
+
+def _split_fields(fields: list[Any]) -> tuple[list[int], list[Any]]:
+    indices = [f for f in fields if type(f) is int]
+    return indices, [f for f in fields if type(f) is not int]
+
+
+def json_number(x: Any) -> float | str | None:
+    """A float for JSON; "nan", "inf" or "-inf" where JSON has no number; the repr of
+    anything that is not a number."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None if x is None else repr(x)
+    x = float(x)
+    if math.isfinite(x):
+        return x
+    return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+
+
+def to_dot(g: Any) -> str:
+    """Graphviz DOT text: a box per value (label, data, grad), an ellipse per op, and
+    edges from operands through the op to its result."""
+    lines = [
+        "digraph autograd {",
+        "  rankdir=LR;",
+        '  node [fontname="Helvetica", fontsize=11];',
+    ]
+    for row in rows(g):
+        i = row["index"]
+        name = row["label"] if row["label"] is not None else f"#{i}"
+        text = f"{name}\ndata {_fmt(row['data'])}\ngrad {_fmt(row['grad'])}"
+        lines.append(f"  v{i} [shape=box, label={_quote(text)}];")
+        if row["op"] is not None:
+            lines.append(f"  op{i} [shape=ellipse, label={_quote(row['text'])}];")
+            lines.extend(f"  v{a} -> op{i};" for a in row["args"])
+            lines.append(f"  op{i} -> v{i};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _fmt(x: float | str | None) -> str:
+    return f"{x:.4g}" if isinstance(x, float) else str(x)
+
+
+def _quote(text: str) -> str:
+    """A DOT quoted string: only backslash, double quote and newlines need escaping."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escaped.replace("\r", "").replace("\n", "\\n") + '"'

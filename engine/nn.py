@@ -1,0 +1,75 @@
+"""Neurons, layers and multi-layer perceptrons whose parameters are leaves of a graph.
+
+A model's parameters are made first, so a training step can drop the previous step's
+nodes with `del g.nodes[n_params:]` and build the next forward pass on the same graph.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .graph import Graph, MakeValue
+from .ops import VAdd, VMul, VRelu
+
+
+class Neuron:
+    """relu(w · x + b), or w · x + b when `nonlin` is False."""
+
+    def __init__(self, g: Graph, nin: int, nonlin: bool = True, rng: random.Random | None = None):
+        rng = rng or random.Random()
+        self.g = g
+        self.w = [MakeValue(g, rng.uniform(-1, 1), label="w") for _ in range(nin)]
+        self.b = MakeValue(g, 0.0, label="b")
+        self.nonlin = nonlin
+
+    def __call__(self, x: list[int]) -> int:
+        g = self.g
+        act = self.b
+        for wi, xi in zip(self.w, x, strict=True):
+            act = VAdd(g, act, VMul(g, wi, xi))
+        return VRelu(g, act) if self.nonlin else act
+
+    def parameters(self) -> list[int]:
+        return [*self.w, self.b]
+
+    def __repr__(self) -> str:
+        return f"{'ReLU' if self.nonlin else 'Linear'}Neuron({len(self.w)})"
+
+
+class Layer:
+    """`nout` neurons that all read the same inputs."""
+
+    def __init__(self, g: Graph, nin: int, nout: int, nonlin: bool = True,
+                 rng: random.Random | None = None):
+        self.neurons = [Neuron(g, nin, nonlin, rng) for _ in range(nout)]
+
+    def __call__(self, x: list[int]) -> list[int]:
+        return [n(x) for n in self.neurons]
+
+    def parameters(self) -> list[int]:
+        return [p for n in self.neurons for p in n.parameters()]
+
+    def __repr__(self) -> str:
+        return f"Layer of [{', '.join(map(repr, self.neurons))}]"
+
+
+class MLP:
+    """Layers of sizes `nouts`; every layer but the last applies relu."""
+
+    def __init__(self, g: Graph, nin: int, nouts: list[int], rng: random.Random | None = None):
+        sizes = [nin, *nouts]
+        self.layers = [
+            Layer(g, sizes[i], sizes[i + 1], nonlin=i != len(nouts) - 1, rng=rng)
+            for i in range(len(nouts))
+        ]
+
+    def __call__(self, x: list[int]) -> list[int]:
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def parameters(self) -> list[int]:
+        return [p for layer in self.layers for p in layer.parameters()]
+
+    def __repr__(self) -> str:
+        return f"MLP of [{', '.join(map(repr, self.layers))}]"

@@ -1,0 +1,128 @@
+"""Bad input gets an error that names the function, the operand and the graph's size, and
+the graph is left exactly as it was."""
+
+import math
+
+import pytest
+
+from engine import (
+    Add,
+    Backward,
+    Graph,
+    MakeValue,
+    TopoSort,
+    VAdd,
+    VDiv,
+    VLog,
+    VMul,
+    VPow,
+    VTanh,
+)
+
+
+@pytest.fixture
+def six():
+    g = Graph()
+    a, b, c = (MakeValue(g, x) for x in (2.0, -3.0, 10.0))
+    VTanh(g, VAdd(g, VMul(g, a, b), c))
+    return g
+
+
+def snapshot(g):
+    return [(v.data, v.grad, v.op, v.label) for v in g.nodes]
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda g: VAdd(g, 0, 7), IndexError,
+         "VAdd: operand b=7 is not a node of this graph (it has 6 nodes)"),
+        (lambda g: VMul(g, -1, 0), IndexError,
+         "VMul: operand a=-1 is not a node of this graph (it has 6 nodes)"),
+        (lambda g: VTanh(g, 6), IndexError,
+         "VTanh: operand a=6 is not a node of this graph (it has 6 nodes)"),
+        (lambda g: VAdd(g, True, 0), TypeError,
+         "VAdd: operand a=True is not a node index (an int), it is a bool"),
+        (lambda g: VMul(g, 0, 1.0), TypeError,
+         "VMul: operand b=1.0 is not a node index (an int), it is a float"),
+        (lambda g: VAdd(g, "0", 1), TypeError,
+         "VAdd: operand a='0' is not a node index (an int), it is a str"),
+        (lambda g: MakeValue(g, "2"), TypeError,
+         "MakeValue: data must be a real number, got '2' (str)"),
+        (lambda g: MakeValue(g, None), TypeError,
+         "MakeValue: data must be a real number, got None (NoneType)"),
+        (lambda g: MakeValue(g, 1.0, label=3), TypeError,
+         "MakeValue: label must be a str or None, got 3"),
+        (lambda g: VLog(g, 1), ValueError,
+         "VLog: log of node 1 is undefined: its data -3.0 is not positive"),
+    ],
+)
+def test_bad_operands_are_named_and_leave_the_graph_unchanged(six, call, error, message):
+    before = snapshot(six)
+    with pytest.raises(error) as info:
+        call(six)
+    assert str(info.value) == message
+    assert snapshot(six) == before
+
+
+def test_division_by_a_zero_node_names_it():
+    g = Graph()
+    a, zero = MakeValue(g, 1.0), MakeValue(g, 0.0)
+    with pytest.raises(ZeroDivisionError, match=r"VDiv: division by node 1, whose data is 0\.0"):
+        VDiv(g, a, zero)
+    assert len(g.nodes) == 2
+
+
+def test_a_fractional_power_of_a_negative_number_is_refused():
+    g = Graph()
+    a = MakeValue(g, -8.0)
+    with pytest.raises(ValueError, match=r"VPow: node 0 \(data -8\.0\) to the power 0\.5"):
+        VPow(g, a, 0.5)
+    with pytest.raises(TypeError, match="VPow: the exponent must be a number"):
+        VPow(g, a, a == 0)
+    assert len(g.nodes) == 1
+
+
+@pytest.mark.parametrize("fn", [Backward, TopoSort])
+@pytest.mark.parametrize(
+    ("root", "message"),
+    [
+        (6, "root=6 is not a node of this graph (it has 6 nodes)"),
+        (-1, "root=-1 is not a node of this graph (it has 6 nodes)"),
+        ("5", "root='5' is not a node index (an int), it is a str"),
+    ],
+)
+def test_a_bad_root_is_named(six, fn, root, message):
+    before = snapshot(six)
+    with pytest.raises((IndexError, TypeError)) as info:
+        fn(six, root)
+    assert str(info.value) == f"{fn.__name__}: {message}"
+    assert snapshot(six) == before
+
+
+def test_an_op_referring_forward_is_refused_not_followed():
+    g = Graph()
+    MakeValue(g, 1.0)
+    MakeValue(g, 2.0)
+    root = VAdd(g, 0, 1)
+    g.nodes[0].op = Add(1, 2)  # a hand-edited node that points at a later one
+    with pytest.raises(ValueError, match="TopoSort: node 0 has op Add.*not all earlier nodes"):
+        Backward(g, root)
+
+
+def test_a_foreign_op_is_kept_but_not_differentiated():
+    g = Graph()
+    MakeValue(g, 1.0)
+    g.nodes[0].op = ("my add", 0, 0)
+    assert g.nodes[0].op == ("my add", 0, 0)
+    with pytest.raises(TypeError, match=r"node 0 has op \('my add', 0, 0\).*not an engine op"):
+        Backward(g, 0)
+
+
+def test_nan_and_inf_flow_through_forward_and_backward():
+    g = Graph()
+    nan, inf = MakeValue(g, math.nan), MakeValue(g, math.inf)
+    root = VTanh(g, VMul(g, VAdd(g, nan, inf), inf))
+    Backward(g, root)
+    assert math.isnan(g.nodes[root].data)
+    assert math.isnan(g.nodes[nan].grad)

@@ -1,0 +1,100 @@
+"""rows() for the playground's table and to_dot() for Graphviz, on awkward graphs."""
+
+import json
+import math
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import pydot
+import pytest
+
+from engine import Backward, Graph, MakeValue, VAdd, VMul, VPow, VTanh, rows, to_dot
+
+NASTY = 'x<y & "q" \\ <img src=x onerror=alert(1)>'
+
+
+@pytest.fixture
+def awkward():
+    g = Graph()
+    a = MakeValue(g, math.nan, label=NASTY)
+    b = MakeValue(g, math.inf, label="b")
+    c = MakeValue(g, -math.inf)
+    s = VAdd(g, VMul(g, a, b), c)
+    VPow(g, VTanh(g, s), 2)
+    Backward(g, len(g.nodes) - 1)
+    return g
+
+
+def test_rows_describe_every_node_in_index_order():
+    g = Graph()
+    a = MakeValue(g, 2.0, label="a")
+    b = MakeValue(g, -3.0, label="b")
+    VPow(g, VMul(g, a, b), 2)
+    assert rows(g) == [
+        {"index": 0, "label": "a", "op": None, "args": [], "text": "leaf",
+         "data": 2.0, "grad": 0.0},
+        {"index": 1, "label": "b", "op": None, "args": [], "text": "leaf",
+         "data": -3.0, "grad": 0.0},
+        {"index": 2, "label": None, "op": "Mul", "args": [0, 1], "text": "Mul(0, 1)",
+         "data": -6.0, "grad": 0.0},
+        {"index": 3, "label": None, "op": "Pow", "args": [2], "text": "Pow(2, 2)",
+         "data": 36.0, "grad": 0.0},
+    ]
+
+
+def test_rows_survive_json_with_nan_and_inf(awkward):
+    text = json.dumps(rows(awkward), allow_nan=False)
+    back = json.loads(text)
+    assert back[0]["data"] == "nan" and back[1]["data"] == "inf" and back[2]["data"] == "-inf"
+    assert back[0]["label"] == NASTY
+    assert all(isinstance(r["grad"], (float, str)) for r in back)
+
+
+def test_dot_quotes_labels_and_shows_non_finite_numbers(awkward):
+    dot = to_dot(awkward)
+    assert dot.startswith("digraph autograd {") and dot.rstrip().endswith("}")
+    escaped = NASTY.replace("\\", "\\\\").replace('"', '\\"')
+    assert f'v0 [shape=box, label="{escaped}\\ndata nan\\ngrad nan"];' in dot
+    assert 'label="#2\\ndata -inf' in dot
+    assert "v0 -> op3;" in dot and "v1 -> op3;" in dot and "op3 -> v3;" in dot
+
+
+def test_dot_is_valid_graphviz(awkward):
+    (parsed,) = pydot.graph_from_dot_data(to_dot(awkward))
+    boxes = [n for n in parsed.get_nodes() if n.get("shape") == "box"]
+    assert len(boxes) == len(awkward.nodes)
+    assert len(parsed.get_edges()) == 3 + 3 + 2 + 2  # Mul, Add: in, in, out; Tanh, Pow: in, out
+
+
+class Add(NamedTuple):
+    a: int
+    b: int
+
+
+@dataclass
+class Mul:
+    a: int
+    b: int
+
+
+class Value:
+    def __init__(self, data, op=None):
+        self.data, self.grad, self.op = data, 0.0, op
+
+
+class LearnerGraph:
+    def __init__(self):
+        self.nodes = [Value(1.0), Value(2.0), Value(3.0, Add(0, 1)), Value(6.0, Mul(2, 1)),
+                      Value(6.0, ("Tanh", 3))]
+
+
+def test_rows_read_a_learners_own_classes():
+    table = rows(LearnerGraph())
+    assert [r["text"] for r in table] == ["leaf", "leaf", "Add(0, 1)", "Mul(2, 1)", "Tanh(3)"]
+    assert [r["args"] for r in table] == [[], [], [0, 1], [2, 1], [3]]
+    assert table[3]["data"] == 6.0 and table[3]["label"] is None
+
+
+def test_rows_refuse_what_is_not_a_graph():
+    with pytest.raises(TypeError, match="rows: expected a graph"):
+        rows([1, 2, 3])

@@ -1,0 +1,56 @@
+"""Neurons, layers and MLPs live on the graph; the moons example learns."""
+
+import random
+
+from engine import Backward, Graph, MakeValue, Relu, VAdd
+from engine.nn import MLP, Layer, Neuron
+from examples.moons import make_moons, train
+
+
+def test_a_neuron_computes_relu_of_w_dot_x_plus_b():
+    g = Graph()
+    n = Neuron(g, 2, rng=random.Random(0))
+    x = [MakeValue(g, 0.5), MakeValue(g, -1.0)]
+    out = n(x)
+    w = [g.nodes[i].data for i in n.w]
+    assert g.nodes[out].op == Relu(out - 1)
+    assert g.nodes[out].data == max(0.0, w[0] * 0.5 - w[1])
+
+
+def test_parameters_are_the_leaves_made_first():
+    g = Graph()
+    model = MLP(g, 2, [16, 16, 1], rng=random.Random(0))
+    assert len(model.parameters()) == 16 * 3 + 16 * 17 + 17
+    assert model.parameters() == list(range(len(g.nodes)))
+    assert all(g.nodes[p].op is None for p in model.parameters())
+
+
+def test_only_the_last_layer_is_linear():
+    g = Graph()
+    model = MLP(g, 3, [4, 2], rng=random.Random(0))
+    assert [n.nonlin for layer in model.layers for n in layer.neurons] == [True] * 4 + [False] * 2
+    assert isinstance(model.layers[0], Layer)
+
+
+def test_backward_reaches_every_parameter():
+    g = Graph()
+    model = MLP(g, 2, [4, 1], rng=random.Random(3))
+    (out,) = model([MakeValue(g, 1.0), MakeValue(g, 2.0)])
+    Backward(g, VAdd(g, out, out))
+    grads = [g.nodes[p].grad for p in model.layers[-1].parameters()]
+    assert grads[-1] == 2.0  # the output bias gets d(2 * out)/d(out)
+
+
+def test_the_moons_data_set_is_two_labelled_halves():
+    points, labels = make_moons(50, 0.1, random.Random(0))
+    assert len(points) == 50 and sorted(set(labels)) == [-1, 1]
+    assert labels.count(1) == 25
+
+
+def test_training_on_the_moons_lowers_the_loss_and_classifies(capsys):
+    loss, accuracy = train(steps=25, n=60)
+    printed = capsys.readouterr().out.splitlines()
+    first_loss = float(printed[0].split("loss")[1].split()[0])
+    assert loss < first_loss / 2
+    assert accuracy >= 0.85
+    assert printed[-1].startswith("step  24")
