@@ -10,6 +10,7 @@ Every course-style name has a PEP 8 twin (MakeValue = make_value, VAdd = v_add, 
 """
 
 from .autograd import Backward, TopoSort, ZeroGrad
+from .explain import BackwardSteps
 from .gradcheck import GradCheck
 from .graph import Graph, MakeValue, Value
 from .handle import Handle
@@ -55,12 +56,15 @@ topo_sort = TopoSort
 backward = Backward
 zero_grad = ZeroGrad
 grad_check = GradCheck
+backward_steps = BackwardSteps
 
 __all__ = [
     "Graph", "Value", "Handle",
     "Add", "Sub", "Mul", "Div", "Neg", "Pow", "Exp", "Log", "Tanh", "Relu", "Sigmoid",
     "MakeValue", "VAdd", "VSub", "VMul", "VDiv", "VNeg", "VPow", "VExp", "VLog", "VTanh",
-    "VRelu", "VSigmoid", "TopoSort", "Backward", "ZeroGrad", "GradCheck", "rows", "to_dot",
+    "VRelu", "VSigmoid", "TopoSort", "Backward", "ZeroGrad", "GradCheck", "BackwardSteps",
+    "rows", "to_dot",
     "make_value", "v_add", "v_sub", "v_mul", "v_div", "v_neg", "v_pow", "v_exp", "v_log",
     "v_tanh", "v_relu", "v_sigmoid", "topo_sort", "backward", "zero_grad", "grad_check",
+    "backward_steps",
 ]

@@ -1,8 +1,9 @@
 """Every op, one block each: its variant (operand indices, and the local derivative in
 `backward`) followed by the function that computes it forward and records it.
 
-A variant's `backward(nodes, grad)` adds `grad * d(out)/d(operand)` to each operand's grad;
-`out` is the node the op made, so rules may use its data (tanh, exp, sigmoid).
+A variant's `backward(nodes, out)` adds `out.grad * d(out)/d(operand)` to each operand's
+grad (`out` is the node the op made, so rules may use its data: tanh, exp, sigmoid);
+`rule` says each operand's local derivative in words, for people stepping through.
 Variants are NamedTuples: immutable, equal by value, readable, and usable with `match`.
 """
 
@@ -19,6 +20,7 @@ class Add(NamedTuple):
     a: int
     b: int
     arity = 2
+    rule = ("1", "1")
 
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:
@@ -36,6 +38,7 @@ class Sub(NamedTuple):
     a: int
     b: int
     arity = 2
+    rule = ("1", "-1")
 
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:
@@ -53,6 +56,7 @@ class Mul(NamedTuple):
     a: int
     b: int
     arity = 2
+    rule = ("{b}.data", "{a}.data")
 
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:
@@ -71,6 +75,7 @@ class Div(NamedTuple):
     a: int
     b: int
     arity = 2
+    rule = ("1 / {b}.data", "-{out}.data / {b}.data")
 
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:
@@ -90,6 +95,7 @@ def VDiv(g: Graph, a: int, b: int) -> int:
 class Neg(NamedTuple):
     a: int
     arity = 1
+    rule = ("-1",)
 
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:
@@ -107,6 +113,7 @@ class Pow(NamedTuple):
     a: int
     k: float
     arity = 1
+    rule = ("{k} * {a}.data**({k} - 1)",)
 
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:
@@ -129,6 +136,7 @@ def VPow(g: Graph, a: int, k: float) -> int:
 class Exp(NamedTuple):
     a: int
     arity = 1
+    rule = ("{out}.data",)
 
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:
@@ -144,6 +152,7 @@ def VExp(g: Graph, a: int) -> int:
 class Log(NamedTuple):
     a: int
     arity = 1
+    rule = ("1 / {a}.data",)
 
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:
@@ -162,6 +171,7 @@ def VLog(g: Graph, a: int) -> int:
 class Tanh(NamedTuple):
     a: int
     arity = 1
+    rule = ("(1 - {out}.data**2)",)
 
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:
@@ -177,6 +187,7 @@ def VTanh(g: Graph, a: int) -> int:
 class Relu(NamedTuple):
     a: int
     arity = 1
+    rule = ("({out}.data > 0)",)
 
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:
@@ -193,6 +204,7 @@ def VRelu(g: Graph, a: int) -> int:
 class Sigmoid(NamedTuple):
     a: int
     arity = 1
+    rule = ("{out}.data * (1 - {out}.data)",)
 
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:

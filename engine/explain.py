@@ -1,0 +1,68 @@
+"""Backward one node at a time, in words and numbers, for learners stepping through it.
+
+The steps run each op's own `backward` rule on scratch copies of its operands, so every
+term is the number Backward adds, and the grads after the last step are Backward's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .autograd import TopoSort
+from .graph import Graph, Value, root_index
+from .inspect import json_number
+
+
+def BackwardSteps(g: Graph, root: int) -> list[dict[str, Any]]:
+    """The steps of Backward(g, root), without changing g: one per node, in the order
+    Backward visits them (reverse topological). Each step is JSON-ready:
+    {"node": i, "terms": [{"operand", "text", "value", "grad"}, ...]}, where `text` reads
+    like `c.grad += e.grad * 1 = 0.00134` and `grad` is the operand's grad so far."""
+    order = TopoSort(g, root_index(g, "BackwardSteps", root))
+    work = g.copy()
+    nodes = work.nodes
+    for i in order:
+        nodes[i].grad = 0.0
+    nodes[root].grad = 1.0
+    return [{"node": i, "terms": _terms(nodes, i)} for i in reversed(order)]
+
+
+def _terms(nodes: list[Value], i: int) -> list[dict[str, Any]]:
+    out = nodes[i]
+    kind = out._kind
+    if kind is None:
+        return []
+    operands = (out._a, out._b)[: kind.arity]
+    parts = _apply_rule(nodes, out, out.grad)
+    locals_ = _apply_rule(nodes, out, 1.0)
+    names = {"out": _name(nodes, i), "a": _name(nodes, out._a), "k": out._b}
+    if kind.arity == 2:
+        names["b"] = _name(nodes, out._b)
+    terms = []
+    for j, rule, part, local in zip(operands, kind.rule, parts, locals_, strict=True):
+        nodes[j].grad += part
+        words = f"{_name(nodes, j)}.grad += {names['out']}.grad * {rule.format(**names)}"
+        numbers = f"{out.grad:.4g} * {local:.4g} = {part:.4g}"
+        terms.append({
+            "operand": j,
+            "text": f"{words} = {numbers}",
+            "value": json_number(part),
+            "grad": json_number(nodes[j].grad),
+        })
+    return terms
+
+
+def _apply_rule(nodes: list[Value], out: Value, grad: float) -> list[float]:
+    """What the op's own backward rule adds to each operand slot when out's grad is
+    `grad`; scratch operands keep `a*a`'s two slots apart."""
+    kind = out._kind
+    scratch = [Value(nodes[j].data) for j in (out._a, out._b)[: kind.arity]]
+    proxy = Value(out.data, grad)
+    proxy._kind, proxy._a, proxy._b = kind, 0, 1 if kind.arity == 2 else out._b
+    kind.backward(scratch, proxy)
+    return [v.grad for v in scratch]
+
+
+def _name(nodes: list[Value], i: int) -> str:
+    label = nodes[i].label
+    return label if label else f"#{i}"
