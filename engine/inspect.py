@@ -23,21 +23,23 @@ def is_graph_like(obj: Any) -> bool:
 
 def rows(g: Any) -> list[dict[str, Any]]:
     """One plain dict per node, in index order:
-    {"index", "label", "op", "args", "text", "data", "grad"}.
+    {"index", "label", "op", "args", "text", "data", "grad", "line"}.
 
     `op` is the op's name (None for a leaf), `args` its operand indices, `text` what a
     table shows (`Mul(0, 1)`, `Pow(0, 2)` or `leaf`). Non-finite numbers become the
     strings "nan", "inf" and "-inf", so `json.dumps(rows(g), allow_nan=False)` works.
+    `line` is the source line that made the node, if `record_lines` noted one.
     """
     if not is_graph_like(g):
         raise TypeError(
             f"rows: expected a graph (an object with a `nodes` list of values that have "
             f"data, grad and op), got {type(g).__name__}"
         )
-    return [_row(i, v) for i, v in enumerate(g.nodes)]
+    lines = getattr(g, "lines", None) or {}
+    return [_row(i, v, lines.get(i)) for i, v in enumerate(g.nodes)]
 
 
-def _row(index: int, v: Any) -> dict[str, Any]:
+def _row(index: int, v: Any, line: int | None) -> dict[str, Any]:
     name, args, consts = describe_op(v.op)
     label = getattr(v, "label", None)
     return {
@@ -48,6 +50,7 @@ def _row(index: int, v: Any) -> dict[str, Any]:
         "text": "leaf" if name is None else f"{name}({', '.join(map(str, args + consts))})",
         "data": json_number(v.data),
         "grad": json_number(v.grad),
+        "line": line,
     }
 
 

@@ -32,13 +32,13 @@ def test_rows_describe_every_node_in_index_order():
     VPow(g, VMul(g, a, b), 2)
     assert rows(g) == [
         {"index": 0, "label": "a", "op": None, "args": [], "text": "leaf",
-         "data": 2.0, "grad": 0.0},
+         "data": 2.0, "grad": 0.0, "line": None},
         {"index": 1, "label": "b", "op": None, "args": [], "text": "leaf",
-         "data": -3.0, "grad": 0.0},
+         "data": -3.0, "grad": 0.0, "line": None},
         {"index": 2, "label": None, "op": "Mul", "args": [0, 1], "text": "Mul(0, 1)",
-         "data": -6.0, "grad": 0.0},
+         "data": -6.0, "grad": 0.0, "line": None},
         {"index": 3, "label": None, "op": "Pow", "args": [2], "text": "Pow(2, 2)",
-         "data": 36.0, "grad": 0.0},
+         "data": 36.0, "grad": 0.0, "line": None},
     ]
 
 

@@ -1,0 +1,58 @@
+"""While recording, each node notes the line of the learner's code that made it."""
+
+import random
+
+from engine import Graph, MakeValue, rows
+from engine.graph import record_lines
+from engine.nn import MLP
+
+LEARNER_CODE = """\
+from engine import Graph, MakeValue, VMul, VTanh
+g = Graph()
+a = MakeValue(g, 2.0)
+
+def square(x):
+    return VMul(g, x, x)
+
+b = square(a)
+c = VTanh(g, b)
+h = g.value(1.0) * 3
+"""
+
+
+def run_learner_code():
+    namespace = {}
+    exec(compile(LEARNER_CODE, "<playground>", "exec"), namespace)
+    return namespace["g"]
+
+
+def test_each_node_notes_the_learners_line_that_made_it():
+    with record_lines("<playground>"):
+        g = run_learner_code()
+    assert g.lines == {0: 3, 1: 6, 2: 9, 3: 10, 4: 10, 5: 10}
+    assert [r["line"] for r in rows(g)] == [3, 6, 9, 10, 10, 10]
+
+
+def test_nodes_made_deep_inside_the_engine_note_the_learners_call():
+    code = "import random\nfrom engine.nn import MLP\n\nMLP(g, 2, [2], rng=random.Random(0))\n"
+    g = Graph()
+    with record_lines("<playground>"):
+        exec(compile(code, "<playground>", "exec"), {"g": g})
+    assert set(g.lines.values()) == {4}
+    assert len(g.lines) == len(g.nodes)
+
+
+def test_nothing_is_noted_outside_the_learners_code_or_when_not_recording():
+    g = run_learner_code()
+    assert g.lines == {}
+    other = Graph()
+    with record_lines("<playground>"):
+        MLP(other, 2, [2], rng=random.Random(0))
+        MakeValue(other, 1.0)
+    assert other.lines == {}
+
+
+def test_a_copy_keeps_the_lines():
+    with record_lines("<playground>"):
+        g = run_learner_code()
+    assert g.copy().lines == g.lines
