@@ -1,0 +1,47 @@
+"""What bench/page.py and bench/screenshot.py share: dist/ served by build.py's own
+server, and Debian's Chromium started the way the tests start it."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT_MS = 120_000
+
+
+def load_build():
+    """build.py as a module (these scripts run from bench/, not from the repository root)."""
+    spec = importlib.util.spec_from_file_location("build", ROOT / "build.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    return build
+
+
+@contextmanager
+def served_browser(isolation: bool = True) -> Iterator[tuple[Browser, str]]:
+    """Chromium, and the URL where dist/ is served."""
+    build = load_build()
+    server, url = build.start_server(isolation=isolation)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=str(build.CHROMIUM), args=build.CHROMIUM_ARGS
+            )
+            yield browser, url
+            browser.close()
+    finally:
+        server.shutdown()
+
+
+def wait_for_state(page: Page, state: str) -> None:
+    """Wait for the page's playground to reach `state`."""
+    page.wait_for_function(
+        "state => document.querySelector('autograd-playground')?.dataset.state === state",
+        arg=state,
+        timeout=TIMEOUT_MS,
+    )

@@ -1,0 +1,142 @@
+"""How fast the playground page is, against a bare page that only boots the same Pyodide.
+
+    python bench/page.py [--runs N]      (after `python build.py`; uses .venv's Playwright)
+
+One run of this script measures, as medians over N fresh browser contexts:
+- navigation to ready, and to the default code's first result painted, with
+  a cold and a warm HTTP cache, against bare.html's Pyodide boot
+  (target: first result within 1.15x of the bare boot, cold and warm);
+- Run click to table painted for the chapter's example (target: <= 50 ms);
+- Python run end to table painted for a 100,000-node graph (target: <= 1 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+from browser import ROOT, TIMEOUT_MS, served_browser, wait_for_state
+from playwright.sync_api import Browser, BrowserContext
+
+MLP = ROOT / "tests" / "web" / "programs" / "mlp_100k.py"
+
+# Before the page's own scripts: note when the element is ready and when the
+# first run's table is painted (ms since navigation start), and start that run
+# as soon as the element exists (it waits in the queue until Python is up).
+RECORD_FIRST_RESULT = """
+addEventListener("ready", () => { window.readyAt ??= performance.now(); }, true);
+addEventListener("run-end", () => requestAnimationFrame(() => setTimeout(() => {
+  window.resultAt ??= performance.now();
+})), true);
+customElements.whenDefined("autograd-playground").then(() => {
+  document.querySelector("autograd-playground").run();
+});
+"""
+
+# Press Run, then wait for the run to end and the next frame to be painted.
+CLICK_TO_PAINT = """async () => {
+  const el = document.querySelector("autograd-playground");
+  const ended = new Promise((done) => el.addEventListener("run-end", done, { once: true }));
+  const start = performance.now();
+  el.shadowRoot.querySelector("button").click();
+  await ended;
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+  return performance.now() - start;
+}"""
+
+# Run `code`; measure from the end of the Python run (runner.py's `ended`, epoch
+# ms) to the table painted.
+RUN_END_TO_PAINT = """async (code) => {
+  const el = document.querySelector("autograd-playground");
+  el.code = code;
+  const result = await el.run();
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+  return performance.timeOrigin + performance.now() - result.ended;
+}"""
+
+
+def bare_boot(context: BrowserContext, url: str) -> float:
+    """ms from navigation to bare.html's Pyodide being up."""
+    page = context.new_page()
+    page.goto(url + "bare.html")
+    page.wait_for_function("window.readyAt", timeout=TIMEOUT_MS)
+    ms = page.evaluate("window.readyAt")
+    page.close()
+    return ms
+
+
+def first_result(context: BrowserContext, url: str) -> tuple[float, float]:
+    """ms from navigation to the playground ready, and to its first result painted."""
+    page = context.new_page()
+    page.add_init_script(RECORD_FIRST_RESULT)
+    page.goto(url)
+    page.wait_for_function("window.resultAt", timeout=TIMEOUT_MS)
+    ms = page.evaluate("[window.readyAt, window.resultAt]")
+    page.close()
+    return ms[0], ms[1]
+
+
+def load_times(browser: Browser, url: str, runs: int) -> dict[str, list[float]]:
+    """Each measure over `runs` fresh contexts; warm ones load the page once first."""
+    times: dict[str, list[float]] = {}
+    for _ in range(runs):
+        for cache in ("cold", "warm"):
+            for name, measure in (("bare", bare_boot), ("playground", first_result)):
+                context = browser.new_context()
+                if cache == "warm":
+                    measure(context, url)
+                ms = measure(context, url)
+                context.close()
+                if name == "bare":
+                    times.setdefault(f"{cache} bare Pyodide boot", []).append(ms)
+                else:
+                    times.setdefault(f"{cache} playground ready", []).append(ms[0])
+                    times.setdefault(f"{cache} playground first result", []).append(ms[1])
+    return times
+
+
+def run_times(browser: Browser, url: str, runs: int) -> dict[str, list[float]]:
+    """Click-to-paint for the chapter's example, run-end-to-paint for the 100k graph."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(url)
+    wait_for_state(page, "ready")
+    page.evaluate(CLICK_TO_PAINT)  # the first run imports what later runs reuse
+    example = [page.evaluate(CLICK_TO_PAINT) for _ in range(max(runs, 10))]
+    mlp = MLP.read_text()
+    big = [page.evaluate(RUN_END_TO_PAINT, mlp) for _ in range(runs)]
+    context.close()
+    return {"example: Run click to table painted": example,
+            "100k graph: run end to table painted": big}
+
+
+def report(times: dict[str, list[float]]) -> None:
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    for name, median in medians.items():
+        print(f"{name:40} {median:8.0f} ms   (n={len(times[name])})")
+    print()
+    for cache in ("cold", "warm"):
+        ratio = medians[f"{cache} playground first result"] / medians[f"{cache} bare Pyodide boot"]
+        verdict = "met" if ratio <= 1.15 else "missed"
+        print(f"{cache}: first result / bare boot = {ratio:.2f}x  (target <= 1.15x: {verdict})")
+    click = medians["example: Run click to table painted"]
+    print(f"example click to paint {click:.0f} ms  (target <= 50 ms: "
+          f"{'met' if click <= 50 else 'missed'})")
+    big = medians["100k graph: run end to table painted"]
+    print(f"100k run end to paint {big:.0f} ms  (target <= 1000 ms: "
+          f"{'met' if big <= 1000 else 'missed'})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="fresh contexts per measure")
+    parser.add_argument("--no-isolation", action="store_true", help="serve without COOP/COEP")
+    args = parser.parse_args()
+    with served_browser(isolation=not args.no_isolation) as (browser, url):
+        times = load_times(browser, url, args.runs)
+        times.update(run_times(browser, url, args.runs))
+    report(times)
+
+
+if __name__ == "__main__":
+    main()

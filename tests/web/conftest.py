@@ -1,0 +1,169 @@
+"""The playground in a real browser: one server per isolation mode and one Chromium per session.
+
+The site is dist/ as `python build.py` leaves it, served by build.py's own
+server code. Every test gets a fresh browser context (empty cache and
+storage) and waits on the element's `data-state`, never on sleeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+import build
+
+BOOT_MS = 60_000
+RUN_MS = 60_000
+FINAL_STATES = ("done", "error", "stopped")
+
+
+def serve(isolation: bool) -> Iterator[str]:
+    if not (build.DIST / "index.html").exists():
+        pytest.fail(f"{build.DIST} is not built: run `python build.py` first "
+                    "(`python build.py test` builds, then tests)", pytrace=False)
+    server, url = build.start_server(isolation=isolation)
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[str]:
+    """The site served with the cross-origin isolation headers (Stop can interrupt)."""
+    yield from serve(isolation=True)
+
+
+@pytest.fixture(scope="session")
+def plain_site() -> Iterator[str]:
+    """The site served without isolation headers (Stop has to restart the worker)."""
+    yield from serve(isolation=False)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(build.CHROMIUM), args=build.CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+class Playground:
+    """The page's <autograd-playground>, driven the way a learner drives it."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.element = page.locator("autograd-playground")
+
+    def open(self, url: str) -> Playground:
+        self.page.goto(url)
+        self.wait_for("ready")
+        return self
+
+    @property
+    def state(self) -> str:
+        return self.element.get_attribute("data-state")
+
+    def wait_for(self, *states: str, timeout: float = BOOT_MS) -> str:
+        self.page.wait_for_function(
+            "states => states.includes(document.querySelector('autograd-playground')"
+            "?.dataset.state)",
+            arg=list(states),
+            timeout=timeout,
+        )
+        return self.state
+
+    @property
+    def code(self) -> str:
+        return self.element.evaluate("el => el.code")
+
+    @code.setter
+    def code(self, text: str) -> None:
+        self.element.evaluate("(el, text) => { el.code = text; }", text)
+
+    def button(self, name: str):
+        return self.page.get_by_role("button", name=name, exact=True)
+
+    def run(self, code: str | None = None) -> str:
+        """Press Run (after putting `code` in the editor) and wait for the run to end."""
+        if code is not None:
+            self.code = code
+        self.button("Run").click()
+        return self.wait_for(*FINAL_STATES, timeout=RUN_MS)
+
+    @property
+    def output(self) -> str:
+        return self.element.locator(".output").inner_text()
+
+    def wait_for_output(self, text: str) -> None:
+        """Wait until the output shows `text`, while the code may still be running."""
+        self.page.wait_for_function(
+            "text => document.querySelector('autograd-playground')"
+            ".shadowRoot.querySelector('.output').textContent.includes(text)",
+            arg=text,
+            timeout=RUN_MS,
+        )
+
+    def start(self, code: str) -> None:
+        """Press Run on `code` without waiting for the run to end."""
+        self.code = code
+        self.button("Run").click()
+        assert self.state == "running"
+
+    @property
+    def status(self) -> str:
+        return self.element.locator(".status").inner_text()
+
+    def rows(self) -> list[list[str]]:
+        """The table's rendered rows as cell texts: index, label, op, data, grad."""
+        return self.element.locator("tbody tr:not(.spacer)").evaluate_all(
+            "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+        )
+
+    def full_values(self, column: str) -> list[float]:
+        """A number column's full values, from the cells' hover titles."""
+        titles = self.element.locator(f"tbody td.{column}").evaluate_all(
+            "cells => cells.map(c => c.title)"
+        )
+        return [float(t) for t in titles]
+
+    def graphs(self) -> list[str]:
+        """The names of the tables to pick from."""
+        return self.element.locator("select.picker option").all_inner_texts()
+
+    def marked_line(self) -> str | None:
+        marked = self.element.locator(".cm-error-line")
+        return marked.inner_text() if marked.count() else None
+
+    def responsive_ms(self) -> float:
+        """How long the page takes to answer and paint a frame: small when it is not frozen."""
+        return self.page.evaluate(
+            "() => new Promise(done => { const t = performance.now();"
+            " requestAnimationFrame(() => done(performance.now() - t)); })"
+        )
+
+
+@pytest.fixture
+def open_playground(browser: Browser):
+    """Opens the playground at a URL in a fresh context; closes every context afterwards."""
+    contexts = []
+
+    def open_(url: str, setup=None, **context_options) -> Playground:
+        context = browser.new_context(**context_options)
+        contexts.append(context)
+        if setup:
+            setup(context)
+        return Playground(context.new_page()).open(url)
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def playground(open_playground, site: str) -> Playground:
+    """A ready playground on the cross-origin isolated site."""
+    return open_playground(site)

@@ -1,0 +1,125 @@
+"""Run the code and see every node: the chapter's example, grads, learner classes, snapshots."""
+
+import math
+from pathlib import Path
+
+import pytest
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+CHAPTER_ROWS = [
+    ["0", "a", "leaf", "2.0", "0.0"],
+    ["1", "b", "leaf", "-3.0", "0.0"],
+    ["2", "c", "leaf", "10.0", "0.0"],
+    ["3", "", "Mul(0, 1)", "-6.0", "0.0"],
+    ["4", "", "Add(3, 2)", "4.0", "0.0"],
+    ["5", "", "Tanh(4)", "0.999329", "0.0"],
+]
+
+
+def chapter_grads() -> list[float]:
+    """d tanh(a*b + c) / d node, for a=2, b=-3, c=10, by hand."""
+    a, b = 2.0, -3.0
+    de = 1 - math.tanh(a * b + 10.0) ** 2
+    return [de * b, de * a, de, de, de, 1.0]
+
+
+def test_the_default_code_is_the_chapters_example_and_shows_its_6_nodes(playground):
+    assert "VTanh" in playground.code and "Backward(g, e)" in playground.code
+    assert playground.run() == "done"
+    assert playground.rows() == CHAPTER_ROWS
+    assert playground.graphs() == ["g (6 nodes)"]
+    assert "e = 0.999329" in playground.output
+
+
+def test_one_line_of_backward_fills_the_grads(playground):
+    code = playground.code.replace("# from engine", "from engine").replace(
+        "# Backward(g, e)", "Backward(g, e)"
+    )
+    assert playground.run(code) == "done"
+    assert [row[3] for row in playground.rows()] == [row[3] for row in CHAPTER_ROWS]
+    assert playground.full_values("grad") == pytest.approx(chapter_grads(), rel=1e-12)
+    assert playground.rows()[0][4] == "-0.00402285"
+
+
+def test_a_graph_of_the_learners_own_classes_shows(playground):
+    assert playground.run((PROGRAMS / "class_graph.py").read_text()) == "done"
+    assert playground.graphs() == ["graph (4 nodes)"]
+    assert [row[2:4] for row in playground.rows()] == [
+        ["leaf", "1.5"],
+        ["leaf", "2.5"],
+        ["Add(0, 1)", "4.0"],
+        ["Mul(2, 1)", "6.0"],
+    ]
+
+
+def test_show_snapshots_a_graph_mid_run_and_each_table_can_be_picked(playground):
+    code = playground.code + "\nshow(g, 'before')\nfrom engine import Backward\nBackward(g, e)\n"
+    code += "show(g, 'after')\n"
+    assert playground.run(code) == "done"
+    assert playground.graphs() == ["before (6 nodes)", "after (6 nodes)", "g (6 nodes)"]
+    picker = playground.element.locator("select.picker")
+    picker.select_option(label="before (6 nodes)")
+    assert set(playground.full_values("grad")) == {0.0}
+    picker.select_option(label="after (6 nodes)")
+    assert playground.full_values("grad")[5] == 1.0
+
+
+def test_every_run_starts_with_fresh_globals(playground):
+    assert playground.run("secret = 42\nprint(secret)") == "done"
+    assert playground.run("print(secret)") == "error"
+    assert "NameError: name 'secret' is not defined" in playground.output
+
+
+def test_output_streams_stdout_and_stderr_in_order(playground):
+    code = "import sys\nprint('one')\nprint('two', file=sys.stderr)\nprint('three')"
+    assert playground.run(code) == "done"
+    assert playground.output.split() == ["one", "two", "three"]
+    stderr = playground.element.locator(".output .stderr")
+    assert stderr.all_inner_texts() == ["two\n"]
+
+
+def test_nan_and_infinities_show_as_such_with_full_values_on_hover(playground):
+    code = (
+        "from engine import Graph, MakeValue\n"
+        "g = Graph()\n"
+        "for x in [float('nan'), float('inf'), -float('inf'), 1/3, 123456789.0, 1e-9]:\n"
+        "    MakeValue(g, x)\n"
+    )
+    assert playground.run(code) == "done"
+    data = [row[3] for row in playground.rows()]
+    assert data == ["NaN", "inf", "-inf", "0.333333", "1.23457e+08", "1e-09"]
+    titles = playground.element.locator("tbody td.data").evaluate_all(
+        "cells => cells.map(c => c.title)"
+    )
+    assert titles[3] == "0.3333333333333333" and titles[4] == "123456789.0"
+
+
+RECORD_STATUS = """
+customElements.whenDefined("autograd-playground").then(() => {
+  const status = document.querySelector("autograd-playground").shadowRoot.querySelector(".status");
+  window.statuses = [status.textContent];
+  new MutationObserver(() => window.statuses.push(status.textContent))
+    .observe(status, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+
+def test_status_shows_the_load_phases_in_order(open_playground, site):
+    playground = open_playground(site, setup=lambda ctx: ctx.add_init_script(RECORD_STATUS))
+    statuses = playground.page.evaluate("window.statuses")
+    assert statuses == ["loading Python…", "installing the engine…", "ready"]
+
+
+def test_status_tells_the_run_time_in_ms(playground):
+    assert playground.status == "ready"
+    playground.run()
+    assert playground.status.startswith("ran in ") and playground.status.endswith(" ms")
+
+
+def test_reset_brings_back_the_example_and_undo_brings_back_the_learners_code(playground):
+    playground.code = "mine = 1\n"
+    playground.button("Reset").click()
+    assert "VTanh" in playground.code
+    playground.page.keyboard.press("Control+z")
+    assert playground.code == "mine = 1\n"

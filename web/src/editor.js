@@ -1,0 +1,82 @@
+// The code editor: CodeMirror 6 with Python support, Tab to indent (Esc then
+// Tab moves focus on), no autocorrection, and a mark on the line where the
+// last run failed.
+
+import { indentWithTab, isolateHistory } from "@codemirror/commands";
+import { python } from "@codemirror/lang-python";
+import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { StateEffect, StateField } from "@codemirror/state";
+import { Decoration, EditorView, keymap } from "@codemirror/view";
+import { tags } from "@lezer/highlight";
+import { basicSetup } from "codemirror";
+
+// Colours come from CSS variables so that light and dark themes are CSS alone.
+const highlight = HighlightStyle.define([
+  { tag: [tags.keyword, tags.controlKeyword, tags.operatorKeyword], color: "var(--code-keyword)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--code-string)" },
+  { tag: [tags.number, tags.bool, tags.null], color: "var(--code-number)" },
+  { tag: tags.comment, color: "var(--code-comment)", fontStyle: "italic" },
+  { tag: [tags.function(tags.variableName), tags.function(tags.propertyName)], color: "var(--code-function)" },
+  { tag: [tags.definition(tags.variableName), tags.className], color: "var(--code-definition)" },
+]);
+
+const setErrorLine = StateEffect.define();
+const errorLineMark = Decoration.line({ class: "cm-error-line", attributes: { "aria-invalid": "true" } });
+
+const errorLine = StateField.define({
+  create: () => Decoration.none,
+  update(marks, tr) {
+    if (tr.docChanged) marks = Decoration.none;
+    for (const effect of tr.effects) {
+      if (effect.is(setErrorLine)) {
+        marks = effect.value === null
+          ? Decoration.none
+          : Decoration.set([errorLineMark.range(tr.state.doc.line(effect.value).from)]);
+      }
+    }
+    return marks;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+
+/** An editor in `parent` (inside `root`, a shadow root) holding `doc`; `onChange(text)` on edits. */
+export function createEditor({ parent, root, doc, onChange }) {
+  return new EditorView({
+    parent,
+    root,
+    doc,
+    extensions: [
+      basicSetup,
+      python(),
+      syntaxHighlighting(highlight),
+      keymap.of([indentWithTab]),
+      errorLine,
+      EditorView.lineWrapping,
+      EditorView.contentAttributes.of({
+        autocorrect: "off",
+        autocapitalize: "off",
+        spellcheck: "false",
+        "aria-label": "Python code",
+      }),
+      EditorView.updateListener.of((update) => {
+        if (update.docChanged) onChange(update.state.doc.toString());
+      }),
+    ],
+  });
+}
+
+/** Replace the whole text as an undo step of its own. */
+export function setText(view, text) {
+  view.dispatch({
+    changes: { from: 0, to: view.state.doc.length, insert: text },
+    annotations: isolateHistory.of("full"),
+  });
+}
+
+/** Mark line `line` (1-based) as where the error happened, or clear the mark with null. */
+export function markLine(view, line) {
+  const valid = line !== null && line >= 1 && line <= view.state.doc.lines;
+  const effects = [setErrorLine.of(valid ? line : null)];
+  if (valid) effects.push(EditorView.scrollIntoView(view.state.doc.line(line).from, { y: "center" }));
+  view.dispatch({ effects });
+}

@@ -1,0 +1,28 @@
+// How the table writes the numbers of engine.rows(): floats, or the strings
+// "nan", "inf", "-inf" (JSON has no such numbers), or for a learner's odd
+// values, their repr or null.
+
+const NON_FINITE = { nan: "NaN", inf: "inf", "-inf": "-inf" };
+
+function notANumber(x) {
+  return x === null ? "" : (NON_FINITE[x] ?? String(x));
+}
+
+/** A float as Python's repr would write it: the full value, shown on hover. */
+export function fullNumber(x) {
+  if (typeof x !== "number") return notANumber(x);
+  if (Object.is(x, -0)) return "-0.0";
+  const text = String(x);
+  if (/^-?\d+$/.test(text)) return `${text}.0`;
+  return text.replace(/e([+-])(\d)$/, "e$10$2");
+}
+
+/** A float to about 6 significant digits, for the cell itself. */
+export function shortNumber(x) {
+  if (typeof x !== "number") return notANumber(x);
+  const size = Math.abs(x);
+  if (size !== 0 && (size >= 1e6 || size < 1e-4)) {
+    return x.toExponential(5).replace(/\.?0+e/, "e").replace(/e([+-])(\d)$/, "e$10$2");
+  }
+  return fullNumber(Number(x.toPrecision(6)));
+}

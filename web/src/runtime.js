@@ -1,0 +1,137 @@
+// One Python runtime (a module worker running Pyodide) shared by every
+// playground on the page. Runs queue here, one in flight at a time, so a Stop
+// only ever affects its own run.
+//
+// Stop comes in tiers: with cross-origin isolation, an interrupt buffer raises
+// KeyboardInterrupt in Python (written again every 50 ms, since a single write
+// can be missed); without isolation, or if Python has not stopped within
+// STOP_GRACE_MS, the worker is terminated and a fresh one started.
+
+const STOP_GRACE_MS = 2000;
+const INTERRUPT_EVERY_MS = 50;
+const SIGINT = 2;
+
+export class Runtime extends EventTarget {
+  /** @param {URL} workerUrl the worker module, resolved relative to the page's script */
+  constructor(workerUrl) {
+    super();
+    this.workerUrl = workerUrl;
+    this.queue = [];
+    this.current = null;
+    this.lastId = 0;
+    this.phase = "loading Python";
+    this.ready = false;
+    this.start();
+  }
+
+  /** True when Stop can interrupt Python rather than restart it. */
+  get interruptible() {
+    return Boolean(this.buffer);
+  }
+
+  start() {
+    this.ready = false;
+    this.buffer = globalThis.crossOriginIsolated
+      ? new Int32Array(new SharedArrayBuffer(4))
+      : null;
+    this.worker = new Worker(this.workerUrl, { type: "module" });
+    this.worker.addEventListener("message", (event) => this.receive(event.data));
+    this.worker.addEventListener("error", (event) =>
+      this.fail(`the Python worker failed to start: ${event.message ?? "unknown error"}`),
+    );
+    this.worker.postMessage({ type: "boot", interrupt: this.buffer });
+  }
+
+  /**
+   * Queue `code`; `onOutput(stream, text)` receives its output as it comes.
+   * Returns a job whose `done` promise resolves to runner.py's result.
+   */
+  run(code, onOutput) {
+    const job = { id: ++this.lastId, code, onOutput };
+    job.done = new Promise((resolve) => (job.resolve = resolve));
+    this.queue.push(job);
+    this.pump();
+    return job;
+  }
+
+  stop(job) {
+    if (job !== this.current) {
+      this.queue = this.queue.filter((queued) => queued !== job);
+      job.resolve(stopped());
+      return;
+    }
+    if (job.stopping) return;
+    job.stopping = true;
+    if (!this.buffer) return this.restart();
+    const signal = () => (this.buffer[0] = SIGINT);
+    signal();
+    job.timers = [
+      setInterval(signal, INTERRUPT_EVERY_MS),
+      setTimeout(() => this.restart(), STOP_GRACE_MS),
+    ];
+  }
+
+  pump() {
+    if (this.current || !this.ready || this.queue.length === 0) return;
+    this.current = this.queue.shift();
+    const { id, code } = this.current;
+    this.worker.postMessage({ type: "run", id, code });
+  }
+
+  finish(result) {
+    const job = this.current;
+    this.current = null;
+    for (const timer of job.timers ?? []) clearTimeout(timer);
+    job.resolve(result);
+    this.pump();
+  }
+
+  restart() {
+    this.worker.terminate();
+    if (this.current) this.finish(stopped());
+    this.setPhase("restarting Python");
+    this.start();
+  }
+
+  fail(message) {
+    if (this.current) {
+      this.finish({ status: "error", error: message, line: null, tables: [] });
+    } else {
+      this.setPhase(`failed: ${message}`);
+      for (const job of this.queue.splice(0)) job.resolve(stopped());
+    }
+  }
+
+  receive(message) {
+    if (message.type === "phase") {
+      this.setPhase(message.phase);
+    } else if (message.type === "ready") {
+      this.ready = true;
+      this.setPhase("ready");
+      this.pump();
+    } else if (message.type === "output" && message.id === this.current?.id) {
+      for (const [stream, text] of JSON.parse(message.batch)) this.current.onOutput(stream, text);
+    } else if (message.type === "result" && message.id === this.current?.id) {
+      this.finish(JSON.parse(message.result));
+    } else if (message.type === "failed") {
+      this.fail(message.message);
+    }
+  }
+
+  setPhase(phase) {
+    this.phase = phase;
+    this.dispatchEvent(new Event("phase"));
+  }
+}
+
+function stopped() {
+  return { status: "stopped", error: null, line: null, tables: [] };
+}
+
+let shared = null;
+
+/** The page's one runtime, started on first use. */
+export function sharedRuntime(workerUrl) {
+  shared ??= new Runtime(workerUrl);
+  return shared;
+}
