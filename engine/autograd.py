@@ -55,6 +55,7 @@ def Backward(g: Graph, root: int) -> None:
         kind = out._kind
         if kind is not None:
             kind.backward(nodes, out)
+    g.backward_root = root
 
 
 def ZeroGrad(g: Graph) -> None:

@@ -92,12 +92,14 @@ def push(g: Graph, data: float, kind: type, a: Any, b: Any = None) -> int:
 class Graph:
     """An append-only tape: every node comes after its operands, so index order is topological."""
 
-    __slots__ = ("nodes", "lines")
+    __slots__ = ("nodes", "lines", "backward_root")
 
     def __init__(self) -> None:
         self.nodes: list[Value] = []
         self.lines: dict[int, int] = {}
         """The source line that made each node, while `record_lines` is on."""
+        self.backward_root: int | None = None
+        """The root of the last Backward, so a page can replay it step by step."""
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -110,6 +112,7 @@ class Graph:
         clone = Graph()
         clone.nodes = [Value(v.data, v.grad, v.op, v.label) for v in self.nodes]
         clone.lines = dict(self.lines)
+        clone.backward_root = self.backward_root
         return clone
 
     def value(self, x: float, label: str | None = None) -> Handle:

@@ -52,6 +52,16 @@ def test_backward_twice_gives_the_same_grads():
     assert [v.grad for v in g.nodes] == first
 
 
+def test_the_graph_remembers_the_root_of_its_last_backward():
+    g = Graph()
+    a = MakeValue(g, 1.0)
+    assert g.backward_root is None
+    Backward(g, VTanh(g, a))
+    Backward(g, VMul(g, a, a))
+    assert g.backward_root == 2
+    assert g.copy().backward_root == 2
+
+
 def test_backward_leaves_nodes_the_root_does_not_need_alone():
     g = Graph()
     a = MakeValue(g, 1.0)
