@@ -79,6 +79,15 @@ class Stream:
         return False
 
 
+class NoInput:
+    """stdin for code that calls input(): there is no one to type, so say so plainly."""
+
+    def readline(self, size: int = -1) -> str:
+        raise EOFError("input() has no keyboard here: put the value in the code instead")
+
+    read = readline
+
+
 def learner_frames_only(exc: BaseException) -> str:
     """The traceback of `exc` without this module's or the engine's frames."""
     te = traceback.TracebackException.from_exception(exc)
@@ -147,7 +156,8 @@ def run(code: str, send_output: Callable[[str], None]) -> str:
 
     namespace = {"__name__": "__main__", "__builtins__": builtins, "show": show}
     linecache.cache[FILENAME] = (len(code), None, code.splitlines(True), FILENAME)
-    saved = sys.stdout, sys.stderr
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin = NoInput()
     sys.stdout, sys.stderr = Stream(output, "stdout"), Stream(output, "stderr")
     status, error, line = "done", None, None
     started = time.perf_counter()
@@ -159,7 +169,7 @@ def run(code: str, send_output: Callable[[str], None]) -> str:
         status, error, line = "error", learner_frames_only(exc), error_line(exc)
     finally:
         elapsed = time.perf_counter() - started
-        sys.stdout, sys.stderr = saved
+        sys.stdin, sys.stdout, sys.stderr = saved
     ended = time.time() * 1000
     try:
         tables = snapshots + tabulate(graphs_in(namespace), output)

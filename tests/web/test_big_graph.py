@@ -8,15 +8,15 @@ MLP = (Path(__file__).parent / "programs" / "mlp_100k.py").read_text()
 def test_a_100k_node_graph_shows_its_count_and_scrolls_to_its_last_node(playground):
     assert playground.run(MLP) == "done"
     count = playground.element.locator(".count").inner_text()
-    assert count == "108,102 nodes"
+    assert count == "101,881 nodes"
     assert len(playground.rows()) < 200
     scroller = playground.element.locator(".scroller")
     scroller.evaluate("s => { s.scrollTop = s.scrollHeight; }")
     playground.page.wait_for_function(
         "() => [...document.querySelector('autograd-playground').shadowRoot"
-        ".querySelectorAll('tbody th')].some(th => th.textContent === '108101')"
+        ".querySelectorAll('tbody th')].some(th => th.textContent === '101880')"
     )
     last = playground.rows()[-1]
-    assert last[0] == "108101" and last[2].startswith("Add(")
+    assert last[0] == "101880" and last[2].startswith("Add(")
     assert last[4] == "1.0"
     assert playground.responsive_ms() < 250

@@ -54,3 +54,9 @@ def test_editing_clears_the_mark_and_the_next_run_works(playground):
     assert playground.marked_line() is None
     assert playground.run() == "done"
     assert playground.output.strip() == "fixed"
+
+
+def test_input_says_plainly_that_there_is_no_keyboard(playground):
+    assert playground.run("name = input('name? ')") == "error"
+    assert "EOFError: input() has no keyboard here" in playground.output
+    assert playground.marked_line() == "name = input('name? ')"

@@ -14,12 +14,12 @@ import { sharedRuntime } from "./runtime.js";
 import { codeFromLink, shareLink, store } from "./share.js";
 import { TablePanel } from "./table.js";
 
-const WORKER_URL = new URL("./worker.js", import.meta.url);
-const SAVE_DELAY_MS = 300;
-
 // CodeMirror is most of the page's JavaScript: fetch it alongside, so that
 // nothing delays starting Python, and show the code as plain text until then.
 const editorModule = import("./editor.js");
+
+const WORKER_URL = new URL("./worker.js", import.meta.url);
+const SAVE_DELAY_MS = 300;
 
 const sheet = new CSSStyleSheet();
 sheet.replaceSync(css);
