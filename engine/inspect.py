@@ -10,11 +10,13 @@ import dataclasses
 import math
 from typing import Any
 
-from .graph import VARIANTS
+from .graph import VARIANTS, Graph, Opaque, Value
 
 
 def is_graph_like(obj: Any) -> bool:
     """True if obj has a `nodes` list whose items all have data, grad and op."""
+    if type(obj) is Graph:
+        return True  # its nodes are Values (a hand-appended stranger fails in rows)
     nodes = getattr(obj, "nodes", None)
     if not isinstance(nodes, list) or isinstance(obj, type):
         return False
@@ -40,7 +42,7 @@ def rows(g: Any) -> list[dict[str, Any]]:
 
 
 def _row(index: int, v: Any, line: int | None) -> dict[str, Any]:
-    name, args, consts = describe_op(v.op)
+    name, args, consts = _describe_node(v)
     label = getattr(v, "label", None)
     return {
         "index": index,
@@ -52,6 +54,19 @@ def _row(index: int, v: Any, line: int | None) -> dict[str, Any]:
         "grad": json_number(v.grad),
         "line": line,
     }
+
+
+def _describe_node(v: Any) -> tuple[str | None, list[int], list[Any]]:
+    """describe_op(v.op), read straight from an engine Value's slots: big tables are
+    made of these."""
+    kind = getattr(v, "_kind", Opaque) if type(v) is Value else Opaque
+    if kind is None:
+        return None, [], []
+    if kind is Opaque:
+        return describe_op(v.op)
+    if kind.arity == 2:
+        return kind.__name__, [v._a, v._b], []
+    return kind.__name__, [v._a], [] if v._b is None else [v._b]
 
 
 def describe_op(op: Any) -> tuple[str | None, list[int], list[Any]]:
@@ -79,6 +94,8 @@ def _split_fields(fields: list[Any]) -> tuple[list[int], list[Any]]:
 def json_number(x: Any) -> float | str | None:
     """A float for JSON; "nan", "inf" or "-inf" where JSON has no number; the repr of
     anything that is not a number."""
+    if type(x) is float and x - x == 0:  # finite: the common case, first
+        return x
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         return None if x is None else repr(x)
     x = float(x)
