@@ -3,7 +3,8 @@
 //
 //   readonly      the code can be run but not edited
 //   autorun       run once at page load (this also starts Python at once)
-//   height        the element's height, a CSS length ("24rem"); a bare number is pixels
+//   height        the element's height, a CSS length ("24rem"; a bare number is
+//                 pixels), or "auto": as tall as its code and output
 //   timeout       seconds a run may take before it is stopped
 //   hide-output   no output panel
 //   hide-table    no node tables

@@ -116,7 +116,9 @@ export class Runtime extends EventTarget {
   /** The worker broke: during a run, that run ends in error and a fresh worker takes over. */
   fail(message) {
     if (this.current) {
-      this.restart({ status: "error", error: `Python crashed: ${message}\n`, line: null, tables: [] });
+      const cause = message.trim().split("\n")[0]; // the rest is the worker's stack
+      const error = `Python crashed and was restarted: ${cause}\n`;
+      this.restart({ status: "error", error, line: null, tables: [] });
     } else {
       this.setPhase(`failed: ${message}`);
       for (const job of this.queue.splice(0)) job.resolve(stopped());
