@@ -25,7 +25,8 @@ const SITE_URL = new URL("./", import.meta.url);
 const SAVE_DELAY_MS = 300;
 
 // CodeMirror is most of the page's JavaScript: fetch it alongside, so that
-// nothing delays starting Python, and show the code as plain text until then.
+// nothing delays starting Python, and show the code as plain text until then
+// (and until the playground comes into view: a page may hold many).
 const editorModule = import("./editor.js");
 
 const sheet = new CSSStyleSheet();
@@ -47,7 +48,24 @@ class AutogradPlayground extends HTMLElement {
     this.onPhase();
     if (this.linkError) this.print("error", `${this.linkError}\n`);
     if (this.hasAttribute("autorun")) this.run();
-    else onFirstSight(this, () => this.runtime.start());
+    // Python, and the editor in place of the plain code, once a learner is here.
+    onFirstSight(this, () => {
+      this.runtime.start();
+      this.mountEditor();
+    });
+  }
+
+  async mountEditor() {
+    const editor = await editorModule;
+    this.editor = editor;
+    this.view = editor.createEditor({
+      parent: this.editorBox,
+      root: this.shadowRoot,
+      doc: this.pendingCode,
+      readOnly: this.readOnly,
+      onChange: () => this.scheduleSave(),
+    });
+    this.placeholder.remove();
   }
 
   build() {
@@ -73,9 +91,10 @@ class AutogradPlayground extends HTMLElement {
       element("div", { className: "toolbar" }, [
         this.runButton,
         this.stopButton,
-        Object.assign(button("Reset", "Put back the example code (undo with Ctrl+Z)", () => this.reset()), {
-          hidden: this.readOnly,
-        }),
+        Object.assign(
+          button("Reset", "Put back the starting code (undo with Ctrl+Z)", () => this.reset()),
+          { hidden: this.readOnly },
+        ),
         button("Share", "Copy a link that opens this code", () => this.share()),
         this.status,
         this.link,
@@ -88,17 +107,7 @@ class AutogradPlayground extends HTMLElement {
         this.tables.root,
       ]),
     ]));
-    editorModule.then((editor) => {
-      this.editor = editor;
-      this.view = editor.createEditor({
-        parent: editorBox,
-        root,
-        doc: this.pendingCode,
-        readOnly: this.readOnly,
-        onChange: () => this.scheduleSave(),
-      });
-      this.placeholder.remove();
-    });
+    this.editorBox = editorBox;
     root.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
     addEventListener("pagehide", () => this.save());
   }
