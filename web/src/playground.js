@@ -66,6 +66,7 @@ class AutogradPlayground extends HTMLElement {
       onChange: () => this.scheduleSave(),
     });
     this.placeholder.remove();
+    if (this.errorLine) this.markLine(this.errorLine); // a run that ended before it was seen
   }
 
   build() {
@@ -148,6 +149,7 @@ class AutogradPlayground extends HTMLElement {
 
   /** Mark the line where the run failed (null: no mark), once the editor is there. */
   markLine(line) {
+    this.errorLine = line;
     if (this.view) this.editor.markLine(this.view, line);
   }
 
