@@ -54,7 +54,7 @@ PYODIDE_FILES = [
     "pyodide-lock.json",
 ]
 # Files copied from web/ to the top of dist/ as they are.
-STATIC_FILES = ["index.html", "bare.html", "worker.js", "runner.py"]
+STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "worker.js", "runner.py"]
 
 MIME_TYPES = {
     ".wasm": "application/wasm",
@@ -144,10 +144,11 @@ def npm_ci() -> None:
 
 
 def bundle() -> None:
-    """Bundle the page's JavaScript and CSS into ES modules: the element, and CodeMirror
-    as a chunk of its own that the element imports without waiting for it."""
+    """Bundle the page's JavaScript and CSS into ES modules: embed.js, the element, and
+    CodeMirror as a chunk of its own that the element imports without waiting for it.
+    embed.js is the only entry point: it finds the site's files from its own URL."""
     run(
-        WEB / "node_modules" / ".bin" / "esbuild", WEB / "src" / "playground.js",
+        WEB / "node_modules" / ".bin" / "esbuild", WEB / "src" / "embed.js",
         "--bundle", "--splitting", "--format=esm", "--target=es2022", "--minify", "--sourcemap",
         "--loader:.css=text", "--loader:.py=text", "--log-level=warning",
         f"--outdir={DIST}", "--chunk-names=chunks/[name]-[hash]",
@@ -185,7 +186,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     """Static files with the MIME types Pyodide needs and, optionally, cross-origin isolation.
 
     Isolation (COOP + COEP) makes SharedArrayBuffer available, which is what
-    lets Stop interrupt Python instead of restarting it.
+    lets Stop interrupt Python instead of restarting it. Every file may be
+    loaded by a course page on another origin: CORS for embed.js's module
+    imports and fetches, CORP so that a cross-origin isolated page may too.
     """
 
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
@@ -195,6 +198,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Cross-Origin-Resource-Policy", "cross-origin")
+        self.send_header("Access-Control-Allow-Origin", "*")
         if self.isolation:
             self.send_header("Cross-Origin-Opener-Policy", "same-origin")
             self.send_header("Cross-Origin-Embedder-Policy", "require-corp")

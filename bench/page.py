@@ -7,18 +7,32 @@ One run of this script measures, as medians over N fresh browser contexts:
   a cold and a warm HTTP cache, against bare.html's Pyodide boot
   (target: first result within 1.15x of the bare boot, cold and warm);
 - Run click to table painted for the chapter's example (target: <= 50 ms);
-- Python run end to table painted for a 100,000-node graph (target: <= 1 s).
+- Python run end to table painted for a 100,000-node graph (target: <= 1 s);
+- a course page of 10 playgrounds against a page of one, fresh context each:
+  navigation to all ready and to all run (each playground's code run once,
+  every table painted), and the JS heap then, the page's and in all (the
+  worker's too) (target: 10 within 1.2x of one, time and memory).
+
+    python bench/page.py --embed-only    (just the last)
 """
 
 from __future__ import annotations
 
 import argparse
+import html
 import statistics
+import textwrap
 
 from browser import ROOT, TIMEOUT_MS, served_browser, wait_for_state
 from playwright.sync_api import Browser, BrowserContext
 
 MLP = ROOT / "tests" / "web" / "programs" / "mlp_100k.py"
+EXAMPLE = ROOT / "web" / "src" / "example.py"
+PAGE_SIZES = (1, 10)
+ISOLATION_HEADERS = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+}
 
 # Before the page's own scripts: note when the element is ready and when the
 # first run's table is painted (ms since navigation start), and start that run
@@ -53,6 +67,93 @@ RUN_END_TO_PAINT = """async (code) => {
   await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
   return performance.timeOrigin + performance.now() - result.ended;
 }"""
+
+
+# Before a course page's own scripts: note when every playground is ready,
+# then run them all (they queue) and note when the last table is painted.
+RECORD_ALL = """
+let ready = 0;
+let ended = 0;
+const all = () => document.querySelectorAll("autograd-playground");
+addEventListener("ready", () => {
+  if (++ready < all().length) return;
+  window.allReadyAt = performance.now();
+  for (const el of all()) el.run();
+}, true);
+addEventListener("run-end", () => {
+  if (++ended < all().length) return;
+  requestAnimationFrame(() => setTimeout(() => { window.allRunAt = performance.now(); }));
+}, true);
+"""
+
+# The page's JS heap and the whole page's (its worker's too), after a GC.
+# Immediate only with --enable-blink-features=ForceEagerMeasureMemory (see browser.py).
+MEASURE_MEMORY = """async () => {
+  const memory = await performance.measureUserAgentSpecificMemory();
+  const page = memory.breakdown
+    .filter((part) => part.types.includes("JavaScript")
+      && part.attribution.some((a) => a.scope === "Window"))
+    .reduce((sum, part) => sum + part.bytes, 0);
+  return [page, memory.bytes];
+}"""
+
+
+def course_page(count: int) -> str:
+    """A course page of `count` playgrounds, each on the chapter's example."""
+    code = textwrap.indent(html.escape(EXAMPLE.read_text(), quote=False), "  ")
+    playgrounds = "".join(
+        f'<p>Idea {i}.</p>\n<autograd-playground id="p{i}">\n{code}</autograd-playground>\n'
+        for i in range(count)
+    )
+    return (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<title>bench</title>\n<script type="module" src="embed.js"></script>\n</head>\n'
+        f"<body>\n{playgrounds}</body>\n</html>\n"
+    )
+
+
+def many_playgrounds(browser: Browser, url: str, count: int, isolated: bool) -> list[float]:
+    """ms to all ready and to all run, then page and total JS heap bytes, for `count`
+    playgrounds on one page (served on the site's origin, as course.html is)."""
+    context = browser.new_context()
+    page_url = f"{url}bench-{count}.html"
+    headers = ISOLATION_HEADERS if isolated else {}
+    body = course_page(count)
+    context.route(page_url, lambda route: route.fulfill(
+        body=body, content_type="text/html", headers=headers))
+    page = context.new_page()
+    page.add_init_script(RECORD_ALL)
+    page.goto(page_url)
+    page.wait_for_function("window.allRunAt", timeout=TIMEOUT_MS)
+    times = page.evaluate("[window.allReadyAt, window.allRunAt]")
+    context.new_cdp_session(page).send("HeapProfiler.collectGarbage")
+    memory = page.evaluate(MEASURE_MEMORY)
+    context.close()
+    return times + memory
+
+
+def page_sizes(browser: Browser, url: str, runs: int, isolated: bool) -> dict[str, list[float]]:
+    """The course-page measures, alternating page sizes over `runs` rounds."""
+    names = ("all ready", "all run", "page JS heap", "total JS heap")
+    times: dict[str, list[float]] = {}
+    for _ in range(runs):
+        for count in PAGE_SIZES:
+            for name, value in zip(names, many_playgrounds(browser, url, count, isolated),
+                                   strict=True):
+                times.setdefault(f"{count} playground(s): {name}", []).append(value)
+    return times
+
+
+def report_page_sizes(times: dict[str, list[float]]) -> None:
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    one, many = PAGE_SIZES
+    for name in ("all ready", "all run", "page JS heap", "total JS heap"):
+        unit, scale = ("MB", 1e6) if "heap" in name else ("ms", 1)
+        a, b = medians[f"{one} playground(s): {name}"], medians[f"{many} playground(s): {name}"]
+        verdict = "met" if b / a <= 1.2 else "missed"
+        print(f"{name:14} {one}: {a / scale:7.1f} {unit}   {many}: {b / scale:7.1f} {unit}   "
+              f"{many}/{one} = {b / a:.2f}x  (target <= 1.2x: {verdict})  "
+              f"(n={len(times[f'{one} playground(s): {name}'])})")
 
 
 def bare_boot(context: BrowserContext, url: str) -> float:
@@ -131,11 +232,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="fresh contexts per measure")
     parser.add_argument("--no-isolation", action="store_true", help="serve without COOP/COEP")
+    parser.add_argument("--embed-only", action="store_true",
+                        help="only the course page of 10 playgrounds against one")
     args = parser.parse_args()
-    with served_browser(isolation=not args.no_isolation) as (browser, url):
-        times = load_times(browser, url, args.runs)
-        times.update(run_times(browser, url, args.runs))
-    report(times)
+    isolated = not args.no_isolation
+    with served_browser(isolation=isolated) as (browser, url):
+        if not args.embed_only:
+            times = load_times(browser, url, args.runs)
+            times.update(run_times(browser, url, args.runs))
+        sizes = page_sizes(browser, url, args.runs, isolated)
+    if not args.embed_only:
+        report(times)
+        print()
+    report_page_sizes(sizes)
 
 
 if __name__ == "__main__":

@@ -62,6 +62,8 @@ async function handle({ data }) {
     if (interrupt) interrupt[0] = 0; // a Stop that came after the last run ended
     const send = (batch) => postMessage({ type: "output", id: data.id, batch });
     const result = runner.run(data.code, send);
+    // No result: Pyodide failed fatally and cannot run anything more.
+    if (typeof result !== "string") throw new Error("Python stopped working");
     postMessage({ type: "result", id: data.id, result });
   }
 }

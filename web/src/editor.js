@@ -5,7 +5,7 @@
 import { indentWithTab, isolateHistory } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
-import { StateEffect, StateField } from "@codemirror/state";
+import { EditorState, StateEffect, StateField } from "@codemirror/state";
 import { Decoration, EditorView, keymap } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
 import { basicSetup } from "codemirror";
@@ -39,8 +39,11 @@ const errorLine = StateField.define({
   provide: (field) => EditorView.decorations.from(field),
 });
 
-/** An editor in `parent` (inside `root`, a shadow root) holding `doc`; `onChange(text)` on edits. */
-export function createEditor({ parent, root, doc, onChange }) {
+/**
+ * An editor in `parent` (inside `root`, a shadow root) holding `doc`;
+ * `onChange(text)` on edits; `readOnly`: the learner cannot edit.
+ */
+export function createEditor({ parent, root, doc, onChange, readOnly = false }) {
   return new EditorView({
     parent,
     root,
@@ -51,6 +54,7 @@ export function createEditor({ parent, root, doc, onChange }) {
       syntaxHighlighting(highlight),
       keymap.of([indentWithTab]),
       errorLine,
+      EditorState.readOnly.of(readOnly),
       EditorView.lineWrapping,
       EditorView.contentAttributes.of({
         autocorrect: "off",

@@ -5,21 +5,29 @@
 //   data-state   loading | ready | running | done | error | stopped
 //   events       "ready" (Python is up), "run-end" (detail: the run's result)
 //   methods      run(), stop(), reset(); property `code` (get and set)
-// Every playground on a page shares one Python worker (see runtime.js).
+// Every playground on a page shares one Python worker (see runtime.js), which
+// starts when the first of them is about to be used (see lazy.js). The
+// author's attributes are described in options.js.
 
+import { authoredCode, codeKey } from "./authored.js";
 import { element } from "./dom.js";
 import example from "./example.py";
+import { onFirstSight } from "./lazy.js";
+import { cssHeight, optionsSheet, timeoutMs } from "./options.js";
 import css from "./playground.css";
 import { sharedRuntime } from "./runtime.js";
 import { codeFromLink, shareLink, store } from "./share.js";
 import { TablePanel } from "./table.js";
 
-// CodeMirror is most of the page's JavaScript: fetch it alongside, so that
-// nothing delays starting Python, and show the code as plain text until then.
-const editorModule = import("./editor.js");
-
+// The site's files sit beside this script's bundle, wherever it is served from.
 const WORKER_URL = new URL("./worker.js", import.meta.url);
+const SITE_URL = new URL("./", import.meta.url);
 const SAVE_DELAY_MS = 300;
+
+// CodeMirror is most of the page's JavaScript: fetch it alongside, so that
+// nothing delays starting Python, and show the code as plain text until then
+// (and until the playground comes into view: a page may hold many).
+const editorModule = import("./editor.js");
 
 const sheet = new CSSStyleSheet();
 sheet.replaceSync(css);
@@ -27,19 +35,43 @@ sheet.replaceSync(css);
 class AutogradPlayground extends HTMLElement {
   connectedCallback() {
     if (this.shadowRoot) return;
-    this.runtime = sharedRuntime(WORKER_URL); // first: Python's boot is the long pole
-    this.defaultCode = this.textContent.trim() ? this.textContent : example;
-    this.storageKey = `autograd-playground:${this.id || location.pathname}`;
+    this.runtime = sharedRuntime(WORKER_URL);
+    this.authored = authoredCode(this); // null: the full-page playground, on the example
+    this.defaultCode = this.authored ?? example;
+    this.readOnly = this.hasAttribute("readonly");
+    const key = this.id || (this.authored === null ? location.pathname : codeKey(this.authored));
+    this.storageKey = `autograd-playground:${key}`;
+    this.style.height ||= cssHeight(this);
     this.build();
     this.runtime.addEventListener("phase", () => this.onPhase());
     this.state = "loading";
     this.onPhase();
     if (this.linkError) this.print("error", `${this.linkError}\n`);
+    if (this.hasAttribute("autorun")) this.run();
+    // Python, and the editor in place of the plain code, once a learner is here.
+    onFirstSight(this, () => {
+      this.runtime.start();
+      this.mountEditor();
+    });
+  }
+
+  async mountEditor() {
+    const editor = await editorModule;
+    this.editor = editor;
+    this.view = editor.createEditor({
+      parent: this.editorBox,
+      root: this.shadowRoot,
+      doc: this.pendingCode,
+      readOnly: this.readOnly,
+      onChange: () => this.scheduleSave(),
+    });
+    this.placeholder.remove();
+    if (this.errorLine) this.markLine(this.errorLine); // a run that ended before it was seen
   }
 
   build() {
     const root = this.attachShadow({ mode: "open" });
-    root.adoptedStyleSheets = [sheet];
+    root.adoptedStyleSheets = [sheet, optionsSheet];
     const button = (text, title, action) => {
       const b = element("button", { type: "button", textContent: text, title });
       b.addEventListener("click", action);
@@ -60,7 +92,10 @@ class AutogradPlayground extends HTMLElement {
       element("div", { className: "toolbar" }, [
         this.runButton,
         this.stopButton,
-        button("Reset", "Put back the example code (undo with Ctrl+Z)", () => this.reset()),
+        Object.assign(
+          button("Reset", "Put back the starting code (undo with Ctrl+Z)", () => this.reset()),
+          { hidden: this.readOnly },
+        ),
         button("Share", "Copy a link that opens this code", () => this.share()),
         this.status,
         this.link,
@@ -73,23 +108,18 @@ class AutogradPlayground extends HTMLElement {
         this.tables.root,
       ]),
     ]));
-    editorModule.then((editor) => {
-      this.editor = editor;
-      this.view = editor.createEditor({
-        parent: editorBox,
-        root,
-        doc: this.pendingCode,
-        onChange: () => this.scheduleSave(),
-      });
-      this.placeholder.remove();
-    });
+    this.editorBox = editorBox;
     root.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
     addEventListener("pagehide", () => this.save());
   }
 
-  /** The code to open with: a share link's, else the learner's saved code, else the default. */
+  /**
+   * The code to open with: a share link's (on the full-page playground), else
+   * the learner's saved code (unless read-only), else the default.
+   */
   initialCode() {
-    const linked = codeFromLink();
+    if (this.readOnly) return this.defaultCode;
+    const linked = this.authored === null ? codeFromLink() : null;
     if (linked instanceof Error) this.linkError = linked.message;
     else if (linked !== null) return linked;
     return store.get(this.storageKey) ?? this.defaultCode;
@@ -119,6 +149,7 @@ class AutogradPlayground extends HTMLElement {
 
   /** Mark the line where the run failed (null: no mark), once the editor is there. */
   markLine(line) {
+    this.errorLine = line;
     if (this.view) this.editor.markLine(this.view, line);
   }
 
@@ -145,12 +176,19 @@ class AutogradPlayground extends HTMLElement {
   async run() {
     if (this.state === "running") return this.job.done;
     this.state = "running";
-    this.setStatus(this.runtime.ready ? "running…" : `${phaseText(this.runtime.phase)} (then running)`);
     this.output.replaceChildren();
     this.markLine(null);
     this.save();
     this.job = this.runtime.run(this.code, (stream, text) => this.print(stream, text));
+    this.setStatus(this.runtime.ready ? "running…" : `${phaseText(this.runtime.phase)} (then running)`);
+    const limit = timeoutMs(this);
+    let timer;
+    if (limit) {
+      const job = this.job;
+      job.started.then(() => (timer = setTimeout(() => this.timeOut(job, limit), limit)));
+    }
     const result = await this.job.done;
+    clearTimeout(timer);
     this.showResult(result);
     this.state = result.status;
     this.dispatchEvent(new CustomEvent("run-end", { detail: result }));
@@ -161,6 +199,13 @@ class AutogradPlayground extends HTMLElement {
     if (this.state === "running") this.runtime.stop(this.job);
   }
 
+  /** Stop a run that took longer than the `timeout` attribute allows. */
+  timeOut(job, limit) {
+    if (this.job !== job || this.state !== "running") return;
+    this.print("error", `\nStopped: runs here may take at most ${limit / 1000} s.\n`);
+    this.stop();
+  }
+
   /** Back to the default code, as one change that Ctrl+Z undoes. */
   reset() {
     this.code = this.defaultCode;
@@ -169,7 +214,8 @@ class AutogradPlayground extends HTMLElement {
 
   /** Copy a link that opens this code; also shown in a field, for when copying is not allowed. */
   async share() {
-    const link = shareLink(this.code);
+    // Code from a course page opens in the site's full-page playground.
+    const link = shareLink(this.code, this.authored === null ? location.href : SITE_URL);
     this.link.value = link;
     this.link.hidden = false;
     this.link.select();
@@ -208,6 +254,7 @@ class AutogradPlayground extends HTMLElement {
 
   save() {
     clearTimeout(this.saveTimer);
+    if (this.readOnly) return;
     if (this.code !== this.defaultCode || store.get(this.storageKey) !== null) {
       store.set(this.storageKey, this.code);
     }
@@ -216,6 +263,7 @@ class AutogradPlayground extends HTMLElement {
 
 /** A runtime phase for the status line: the ones still in progress end in "…". */
 function phaseText(phase) {
+  if (phase === "idle") return "";
   return phase === "ready" || phase.startsWith("failed") ? phase : `${phase}…`;
 }
 

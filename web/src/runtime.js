@@ -5,7 +5,11 @@
 // Stop comes in tiers: with cross-origin isolation, an interrupt buffer raises
 // KeyboardInterrupt in Python (written again every 50 ms, since a single write
 // can be missed); without isolation, or if Python has not stopped within
-// STOP_GRACE_MS, the worker is terminated and a fresh one started.
+// STOP_GRACE_MS, the worker is terminated and a fresh one started. A worker
+// that crashes is replaced the same way; the queued runs go on in the new one.
+//
+// The worker starts on the first start() or run(), not before: a page of many
+// playgrounds downloads Python only once one of them is wanted.
 
 const STOP_GRACE_MS = 2000;
 const INTERRUPT_EVERY_MS = 50;
@@ -19,9 +23,9 @@ export class Runtime extends EventTarget {
     this.queue = [];
     this.current = null;
     this.lastId = 0;
-    this.phase = "loading Python";
+    this.phase = "idle";
     this.ready = false;
-    this.start();
+    this.worker = null;
   }
 
   /** True when Stop can interrupt Python rather than restart it. */
@@ -29,12 +33,19 @@ export class Runtime extends EventTarget {
     return Boolean(this.buffer);
   }
 
+  /** Start Python, once; later calls do nothing. */
   start() {
+    if (this.worker) return;
+    this.setPhase("loading Python");
+    this.spawn();
+  }
+
+  spawn() {
     this.ready = false;
     this.buffer = globalThis.crossOriginIsolated
       ? new Int32Array(new SharedArrayBuffer(4))
       : null;
-    this.worker = new Worker(this.workerUrl, { type: "module" });
+    this.worker = new Worker(workerScript(this.workerUrl), { type: "module" });
     this.worker.addEventListener("message", (event) => this.receive(event.data));
     this.worker.addEventListener("error", (event) =>
       this.fail(`the Python worker failed to start: ${event.message ?? "unknown error"}`),
@@ -44,12 +55,15 @@ export class Runtime extends EventTarget {
 
   /**
    * Queue `code`; `onOutput(stream, text)` receives its output as it comes.
-   * Returns a job whose `done` promise resolves to runner.py's result.
+   * Returns a job whose `started` promise resolves when Python begins running
+   * it (runs queue) and whose `done` promise resolves to runner.py's result.
    */
   run(code, onOutput) {
     const job = { id: ++this.lastId, code, onOutput };
+    job.started = new Promise((resolve) => (job.begin = resolve));
     job.done = new Promise((resolve) => (job.resolve = resolve));
     this.queue.push(job);
+    this.start();
     this.pump();
     return job;
   }
@@ -76,6 +90,7 @@ export class Runtime extends EventTarget {
     this.current = this.queue.shift();
     const { id, code } = this.current;
     this.worker.postMessage({ type: "run", id, code });
+    this.current.begin();
   }
 
   finish(result) {
@@ -86,16 +101,24 @@ export class Runtime extends EventTarget {
     this.pump();
   }
 
-  restart() {
+  /**
+   * Replace the worker with a fresh one. The run in it ends with `result`; the
+   * queued runs wait for the new worker (which is not ready yet, so none is
+   * sent to the old one).
+   */
+  restart(result = stopped()) {
     this.worker.terminate();
-    if (this.current) this.finish(stopped());
+    this.spawn();
     this.setPhase("restarting Python");
-    this.start();
+    if (this.current) this.finish(result);
   }
 
+  /** The worker broke: during a run, that run ends in error and a fresh worker takes over. */
   fail(message) {
     if (this.current) {
-      this.finish({ status: "error", error: message, line: null, tables: [] });
+      const cause = message.trim().split("\n")[0]; // the rest is the worker's stack
+      const error = `Python crashed and was restarted: ${cause}\n`;
+      this.restart({ status: "error", error, line: null, tables: [] });
     } else {
       this.setPhase(`failed: ${message}`);
       for (const job of this.queue.splice(0)) job.resolve(stopped());
@@ -128,9 +151,21 @@ function stopped() {
   return { status: "stopped", error: null, line: null, tables: [] };
 }
 
+/**
+ * A URL the page may start `url`'s module worker from: workers must be
+ * same-origin with the page, so a site on another origin is reached through a
+ * one-line module, on a blob URL, that imports the real worker (whose own
+ * URLs stay relative to its origin).
+ */
+function workerScript(url) {
+  if (url.origin === location.origin) return url;
+  const source = `import ${JSON.stringify(url.href)};`;
+  return URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+}
+
 let shared = null;
 
-/** The page's one runtime, started on first use. */
+/** The page's one runtime, created on first use and started on its first start() or run(). */
 export function sharedRuntime(workerUrl) {
   shared ??= new Runtime(workerUrl);
   return shared;

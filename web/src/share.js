@@ -16,9 +16,9 @@ export function decode(encoded) {
   return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
 }
 
-/** A link to this page that opens with `code` in the editor. */
-export function shareLink(code) {
-  const url = new URL(location.href);
+/** A link to `page` (this one, by default) that opens with `code` in the editor. */
+export function shareLink(code, page = location.href) {
+  const url = new URL(page);
   url.hash = `code=${encode(code)}`;
   return url.href;
 }
