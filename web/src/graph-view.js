@@ -58,6 +58,7 @@ export class GraphView {
 
   /** Picture `table` (a runner.py table, or null for none), with its own grads. */
   show(table, changed = () => false) {
+    this.ticket = null; // a drawing of the table before is no longer wanted
     this.table = table;
     this.changed = changed;
     this.users = null;
@@ -99,10 +100,12 @@ export class GraphView {
   }
 
   async draw() {
-    const t = this.table;
-    const nodes = this.pick();
     const ticket = (this.ticket = {});
     this.root.dataset.state = "laying-out";
+    await afterPaint(); // the table first: the picture never delays a run's result
+    if (ticket !== this.ticket) return;
+    const t = this.table;
+    const nodes = this.pick();
     this.note.textContent = t.count <= FULL_LIMIT
       ? ""
       : `Showing ${nodes.size} of ${t.count.toLocaleString("en")} nodes: the neighbourhood of node ${this.focus()}. ` +
@@ -158,6 +161,10 @@ function legend() {
     element("span", { className: "neg", textContent: "▼ negative" }),
     ", stronger for bigger; Δ changed since the last run. Drag to pan, wheel to zoom.",
   ]);
+}
+
+function afterPaint() {
+  return new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
 }
 
 /** For each node, the nodes that use it as an operand. */

@@ -3,6 +3,7 @@
 
 const ZOOM_STEP = 1.25;
 const PAN_FRACTION = 0.1;
+const MARGIN = 8; // around the drawing when it is fitted, so no edge is cut
 
 export class PanZoom {
   /** @param {HTMLElement} frame the focusable box around the svg, which gets the events */
@@ -17,7 +18,7 @@ export class PanZoom {
   /** Take over `svg`, whose whole drawing is `width` by `height`, and fit it. */
   attach(svg, width, height) {
     this.svg = svg;
-    this.full = { x: 0, y: 0, w: width, h: height };
+    this.full = { x: -MARGIN, y: -MARGIN, w: width + 2 * MARGIN, h: height + 2 * MARGIN };
     this.fit();
   }
 
