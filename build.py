@@ -144,10 +144,12 @@ def npm_ci() -> None:
 
 
 def bundle() -> None:
-    """Bundle the page's JavaScript and CSS into ES modules: the element, and CodeMirror
-    as a chunk of its own that the element imports without waiting for it."""
+    """Bundle the page's JavaScript and CSS into ES modules: the element, CodeMirror
+    as a chunk of its own that the element imports without waiting for it, and the
+    worker that lays out the graph's picture with Graphviz."""
     run(
         WEB / "node_modules" / ".bin" / "esbuild", WEB / "src" / "playground.js",
+        WEB / "src" / "layout-worker.js",
         "--bundle", "--splitting", "--format=esm", "--target=es2022", "--minify", "--sourcemap",
         "--loader:.css=text", "--loader:.py=text", "--log-level=warning",
         f"--outdir={DIST}", "--chunk-names=chunks/[name]-[hash]",

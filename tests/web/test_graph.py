@@ -8,7 +8,7 @@ import pytest
 
 from .conftest import RUN_MS
 from .test_big_graph import MLP
-from .test_run import chapter_grads
+from .test_run import PROGRAMS, chapter_grads
 
 CHAPTER_EDGES = {
     ("v0", "op3"), ("v1", "op3"), ("op3", "v3"),
@@ -77,6 +77,50 @@ def test_the_picture_of_the_chapters_graph_has_its_6_value_nodes_3_ops_and_their
     assert texts[1][:2] == ["#5", "data 0.999329"]
     ops = playground.element.locator("svg.graph g.op .op-name").all_text_contents()
     assert ops == ["Mul", "Add", "Tanh"]
+
+
+def test_a_graph_of_the_learners_own_classes_is_pictured_too(playground):
+    run_and_draw(playground, (PROGRAMS / "class_graph.py").read_text())
+    assert boxes(playground).count() == 4
+    assert edges(playground) == {
+        ("v0", "op2"), ("v1", "op2"), ("op2", "v2"),
+        ("v2", "op3"), ("v1", "op3"), ("op3", "v3"),
+    }
+
+
+# A graph of 196 nodes, drawn whole, that Graphviz takes a while to lay out.
+TANGLED = """
+import random
+from engine import Backward, Graph, MakeValue, VAdd, VMul, VTanh
+random.seed(1)
+g = Graph()
+xs = [MakeValue(g, random.uniform(-1, 1), label=f"x{i}") for i in range(8)]
+s = xs[0]
+while len(g.nodes) < 196:
+    s = VTanh(g, VAdd(g, s, VMul(g, random.choice(xs), MakeValue(g, 0.5))))
+Backward(g, s)
+"""
+
+# Until the picture is drawn, note the longest time the page took to run a task.
+LONGEST_WAIT_UNTIL_DRAWN = f"""async () => {{
+  const picture = {ROOT}.querySelector('.picture');
+  let longest = 0;
+  let last = performance.now();
+  while (picture.dataset.state !== 'drawn') {{
+    await new Promise(done => setTimeout(done));
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }}
+  return longest;
+}}"""
+
+
+def test_the_page_keeps_answering_while_a_big_picture_is_laid_out(playground):
+    assert playground.run(TANGLED) == "done"
+    assert playground.page.evaluate(LONGEST_WAIT_UNTIL_DRAWN) < 250
+    assert boxes(playground).count() == 196
+    assert playground.element.locator(".picture-note").inner_text() == ""
 
 
 def test_the_stepper_shows_only_when_the_code_called_backward(playground):

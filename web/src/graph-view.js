@@ -1,18 +1,18 @@
 // The picture of a graph: a box per value (label, data, grad) and an ellipse
 // per op, with edges from operands through the op to its result. Graphviz
-// (viz.js, WebAssembly, fetched on first use so it never delays the first
-// result) lays the nodes out from their sizes alone; the drawing is built here
-// with learner text only ever set as textContent.
+// (in a worker, see layout.js) lays the nodes out from their sizes alone; the
+// drawing is built here with learner text only ever set as textContent.
 //
-// Past FULL_LIMIT nodes the picture shows the neighbourhood of one node (the
-// selected one, else the one Backward is visiting, else its root, else the
-// last) and says so.
+// Past FULL_LIMIT nodes, or when the whole graph takes too long to lay out,
+// the picture shows the neighbourhood of one node (the selected one, else the
+// one Backward is visiting, else its root, else the last) and says so.
 //
 // data-state on the root: empty | laying-out | drawn | failed.
 
 import { element } from "./dom.js";
 import { shortNumber } from "./format.js";
 import { gradScale, gradShade } from "./grad-scale.js";
+import { layout } from "./layout.js";
 import { PanZoom } from "./panzoom.js";
 
 const FULL_LIMIT = 200;
@@ -22,9 +22,6 @@ const POINTS = 72; // Graphviz sizes are in inches, positions in points
 const CHAR_PT = 6.6; // 11px monospace
 const LINE_PT = 14;
 const GLYPHS = { pos: "▲ ", neg: "▼ " };
-
-let vizInstance = null;
-const viz = () => (vizInstance ??= import("@viz-js/viz").then((m) => m.instance()));
 
 export class GraphView {
   constructor() {
@@ -63,6 +60,7 @@ export class GraphView {
     this.changed = changed;
     this.users = null;
     this.drawn = null;
+    this.whole = table !== null && table.count <= FULL_LIMIT;
     this.grads = table?.grad ?? [];
     this.top = gradScale(this.grads);
     this.marks = { selected: null, current: null, targets: new Set() };
@@ -94,7 +92,7 @@ export class GraphView {
   /** The value nodes to draw: all of them, or a neighbourhood. */
   pick() {
     const t = this.table;
-    if (t.count <= FULL_LIMIT) return new Set(t.args.keys());
+    if (this.whole) return new Set(t.args.keys());
     this.users ??= usersOf(t.args);
     return neighbourhood(this.focus(), t.args, this.users, NEIGHBOURHOOD);
   }
@@ -106,22 +104,26 @@ export class GraphView {
     if (ticket !== this.ticket) return;
     const t = this.table;
     const nodes = this.pick();
-    this.note.textContent = t.count <= FULL_LIMIT
+    this.note.textContent = this.whole
       ? ""
       : `Showing ${nodes.size} of ${t.count.toLocaleString("en")} nodes: the neighbourhood of node ${this.focus()}. ` +
         "The table has them all; select a row to see around it.";
-    let layout;
+    let laidOut;
     try {
       const across = this.frame.clientWidth > 1.5 * this.frame.clientHeight;
-      layout = (await viz()).renderJSON(graphObject(t, nodes, across ? "LR" : "TB"));
+      laidOut = await layout(graphObject(t, nodes, across ? "LR" : "TB"));
     } catch (error) {
       if (ticket !== this.ticket) return;
+      if (this.whole) {
+        this.whole = false; // too tangled to lay out whole: show around one node instead
+        return this.draw();
+      }
       this.note.textContent = `The picture could not be drawn: ${error.message ?? error}`;
       this.root.dataset.state = "failed";
       return;
     }
     if (ticket !== this.ticket) return; // a newer table or focus came meanwhile
-    const { svg, width, height, boxes } = drawing(t, layout);
+    const { svg, width, height, boxes } = drawing(t, laidOut);
     this.drawn = { nodes, boxes };
     this.frame.replaceChildren(svg);
     this.panzoom.attach(svg, width, height);
