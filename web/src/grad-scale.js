@@ -12,7 +12,7 @@ export function gradScale(grads) {
 }
 
 /** {sign: "pos" | "neg" | "zero" | "odd", level: 0..1} of a grad against `top`. */
-export function gradShade(grad, top) {
+function gradShade(grad, top) {
   if (typeof grad !== "number") return { sign: grad === "inf" ? "pos" : grad === "-inf" ? "neg" : "odd", level: 1 };
   if (grad === 0) return { sign: "zero", level: 0 };
   const size = Math.abs(grad);
@@ -20,9 +20,10 @@ export function gradShade(grad, top) {
   return { sign: grad > 0 ? "pos" : "neg", level: Math.max(0.15, level) };
 }
 
-/** Shade `el` (a table cell or a picture box) by its grad. */
+/** Shade `el` (a table cell or a picture box) by its grad; returns the sign. */
 export function shade(el, grad, top) {
   const { sign, level } = gradShade(grad, top);
   el.dataset.sign = sign;
   el.style.setProperty("--level", level.toFixed(3));
+  return sign;
 }

@@ -11,7 +11,7 @@
 
 import { element } from "./dom.js";
 import { shortNumber } from "./format.js";
-import { gradScale, gradShade } from "./grad-scale.js";
+import { gradScale, shade } from "./grad-scale.js";
 import { layout } from "./layout.js";
 import { PanZoom } from "./panzoom.js";
 
@@ -22,6 +22,7 @@ const POINTS = 72; // Graphviz sizes are in inches, positions in points
 const CHAR_PT = 6.6; // 11px monospace
 const LINE_PT = 14;
 const GLYPHS = { pos: "▲ ", neg: "▼ " };
+const MAX_CHARS = 32; // of a name in a box; the table and the box's tooltip have it whole
 
 export class GraphView {
   constructor() {
@@ -59,7 +60,8 @@ export class GraphView {
     this.table = table;
     this.changed = changed;
     this.users = null;
-    this.drawn = null;
+    this.nodes = null; // the value nodes of the latest drawing asked for
+    this.boxes = null; // value node -> its drawn parts, once drawn
     this.whole = table !== null && table.count <= FULL_LIMIT;
     this.grads = table?.grad ?? [];
     this.top = gradScale(this.grads);
@@ -79,8 +81,7 @@ export class GraphView {
    *  graph's picture moves to the neighbourhood of the node that now matters. */
   setMarks(marks) {
     this.marks = { ...this.marks, ...marks };
-    const focus = this.focus();
-    if (this.drawn && !this.drawn.nodes.has(focus)) this.draw();
+    if (this.nodes && !this.nodes.has(this.focus())) this.draw();
     else this.paint();
   }
 
@@ -103,7 +104,7 @@ export class GraphView {
     await afterPaint(); // the table first: the picture never delays a run's result
     if (ticket !== this.ticket) return;
     const t = this.table;
-    const nodes = this.pick();
+    const nodes = (this.nodes = this.pick());
     this.note.textContent = this.whole
       ? ""
       : `Showing ${nodes.size} of ${t.count.toLocaleString("en")} nodes: the neighbourhood of node ${this.focus()}. ` +
@@ -124,7 +125,7 @@ export class GraphView {
     }
     if (ticket !== this.ticket) return; // a newer table or focus came meanwhile
     const { svg, width, height, boxes } = drawing(t, laidOut);
-    this.drawn = { nodes, boxes };
+    this.boxes = boxes;
     this.frame.replaceChildren(svg);
     this.panzoom.attach(svg, width, height);
     this.paint();
@@ -133,12 +134,10 @@ export class GraphView {
 
   /** Bring the drawn boxes up to date with the grads and marks. */
   paint() {
-    if (!this.drawn) return;
+    if (!this.boxes) return;
     const { selected, current, targets } = this.marks;
-    for (const [i, box] of this.drawn.boxes) {
-      const { sign, level } = gradShade(this.grads[i], this.top);
-      box.group.dataset.sign = sign;
-      box.group.style.setProperty("--level", level.toFixed(3));
+    for (const [i, box] of this.boxes) {
+      const sign = shade(box.group, this.grads[i], this.top);
       box.grad.textContent = `grad ${GLYPHS[sign] ?? ""}${shortNumber(this.grads[i])}`;
       box.group.classList.toggle("selected", selected === i);
       box.group.classList.toggle("current", current === i);
@@ -149,7 +148,7 @@ export class GraphView {
     for (const edge of this.frame.querySelectorAll("path.edge")) {
       edge.classList.toggle("active", current !== null && edge.dataset.head === `op${current}`);
     }
-    const focus = this.drawn.boxes.get(this.marks.selected ?? this.marks.current);
+    const focus = this.boxes.get(this.marks.selected ?? this.marks.current);
     if (focus) this.panzoom.show(focus.x, focus.y);
   }
 }
@@ -200,11 +199,19 @@ function neighbourhood(centre, args, users, limit) {
 
 /** The lines of value node i's box: its name, data and grad. */
 function valueLines(t, i, grad) {
-  return [t.label[i] ?? `#${i}`, `data ${shortNumber(t.data[i])}`, `grad ${GLYPHS.pos}${shortNumber(grad)}`];
+  return [nodeName(t, i), `data ${shortNumber(t.data[i])}`, `grad ${GLYPHS.pos}${shortNumber(grad)}`];
+}
+
+function nodeName(t, i) {
+  return clip(t.label[i] ?? `#${i}`);
 }
 
 function opName(t, i) {
-  return t.op[i].split("(")[0];
+  return clip(t.op[i].split("(")[0]);
+}
+
+function clip(text) {
+  return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text;
 }
 
 /** Graphviz's input, flowing along `rankdir` (LR or TB, to suit the frame): nodes sized
@@ -277,11 +284,11 @@ function drawing(t, layout) {
     const grad = svgText(left, top + 4 + 3 * LINE_PT - 3, "", "grad-line");
     group.append(
       svgElement("rect", { x: x - w / 2, y: top, width: w, height: h, rx: 4 }),
-      svgText(left, top + 4 + LINE_PT - 3, t.label[i] ?? `#${i}`, "name-line"),
+      svgText(left, top + 4 + LINE_PT - 3, nodeName(t, i), "name-line"),
       svgText(left, top + 4 + 2 * LINE_PT - 3, `data ${shortNumber(t.data[i])}`, "data-line"),
       grad,
       svgText(x + w / 2 - 4, top + 11, "Δ", "changed-mark"),
-      titled(`node ${i}${t.line[i] ? `, line ${t.line[i]}` : ""}`),
+      titled(`${t.label[i] ?? `#${i}`}: node ${i}${t.line[i] ? `, made on line ${t.line[i]}` : ""}`),
     );
     nodeLayer.append(group);
     boxes.set(i, { group, grad, x, y });
