@@ -123,6 +123,28 @@ def test_the_page_keeps_answering_while_a_big_picture_is_laid_out(playground):
     assert playground.element.locator(".picture-note").inner_text() == ""
 
 
+def test_the_picture_zooms_and_pans_and_fit_shows_it_all_again(playground):
+    run_and_draw(playground)
+    svg = playground.element.locator("svg.graph")
+    fitted = [float(x) for x in svg.get_attribute("viewBox").split()]
+    frame = playground.element.locator(".picture-frame")
+    frame.focus()
+    playground.page.keyboard.press("+")
+    zoomed = [float(x) for x in svg.get_attribute("viewBox").split()]
+    assert zoomed[2] == pytest.approx(fitted[2] / 1.25)
+    playground.page.keyboard.press("ArrowRight")
+    panned = [float(x) for x in svg.get_attribute("viewBox").split()]
+    assert panned[0] > zoomed[0] and panned[2:] == zoomed[2:]
+    frame.hover()
+    playground.page.mouse.wheel(0, 100)  # zooms out
+    playground.page.wait_for_function(
+        f"w => +{ROOT}.querySelector('svg.graph').getAttribute('viewBox').split(' ')[2] > w",
+        arg=panned[2],
+    )
+    playground.element.get_by_role("button", name="Fit the picture").click()
+    assert [float(x) for x in svg.get_attribute("viewBox").split()] == fitted
+
+
 def test_the_stepper_shows_only_when_the_code_called_backward(playground):
     run_and_draw(playground)
     assert stepper(playground).is_hidden()

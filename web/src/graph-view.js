@@ -128,6 +128,8 @@ export class GraphView {
     this.boxes = boxes;
     this.frame.replaceChildren(svg);
     this.panzoom.attach(svg, width, height);
+    const focus = boxes.get(this.focus());
+    if (!this.whole && focus) this.panzoom.centre(focus.x, focus.y); // a neighbourhood's point is its centre
     this.paint();
     this.root.dataset.state = "drawn";
   }

@@ -40,6 +40,14 @@ export class PanZoom {
     this.set({ ...v, x: v.x + dx * v.w, y: v.y + dy * v.h });
   }
 
+  /** Show the drawing at its own size around the point (x, y), or all of it if it fits. */
+  centre(x, y) {
+    const w = this.frame.clientWidth;
+    const h = this.frame.clientHeight;
+    if (this.full.w <= w && this.full.h <= h) this.fit();
+    else this.set({ x: x - w / 2, y: y - h / 2, w, h });
+  }
+
   /** Keep the point (x, y) of the drawing in view, moving as little as needed. */
   show(x, y) {
     const v = this.view;
