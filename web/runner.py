@@ -118,7 +118,7 @@ def table(title: str, graph: object) -> dict:
     """One graph as columns (the page formats only the rows in view), with the operands
     and source line of each node, and the steps of its last Backward when it had one."""
     rs = rows(graph)
-    root, steps = backward_steps(graph)
+    root, steps, no_steps = backward_steps(graph)
     return {
         "title": title,
         "count": len(rs),
@@ -130,19 +130,23 @@ def table(title: str, graph: object) -> dict:
         "line": [r["line"] for r in rs],
         "root": root,
         "steps": steps,
+        "noSteps": no_steps,
     }
 
 
-def backward_steps(graph: object) -> tuple[int | None, list[dict] | None]:
-    """(root, steps) of the engine graph's last Backward; steps is None when the graph
-    is too big to replay or has changed so that it cannot be replayed."""
+def backward_steps(graph: object) -> tuple[int | None, list[dict] | None, str | None]:
+    """(root, steps, why not) of the engine graph's last Backward: no steps when it had
+    none, and a reason instead when the graph is too big or has changed too much."""
     root = graph.backward_root if isinstance(graph, Graph) else None
-    if root is None or len(graph.nodes) > MAX_STEP_NODES:
-        return root, None
+    if root is None:
+        return None, None, None
+    if len(graph.nodes) > MAX_STEP_NODES:
+        return root, None, (f"the graph is too big to step through ({len(graph.nodes):,} "
+                            f"nodes; up to {MAX_STEP_NODES:,} can be)")
     try:
-        return root, BackwardSteps(graph, root)
-    except (TypeError, ValueError, IndexError):  # an op rewritten by hand since Backward
-        return root, None
+        return root, BackwardSteps(graph, root), None
+    except (TypeError, ValueError, IndexError) as exc:  # an op rewritten since Backward
+        return root, None, f"the graph changed after Backward: {exc}"
 
 
 def graphs_in(namespace: dict) -> list[tuple[str, object]]:

@@ -46,7 +46,7 @@ def test_lines_are_recorded_only_while_the_learners_code_runs():
 
 def test_a_graph_without_backward_has_no_steps():
     (g,) = tables(EXAMPLE)
-    assert g["root"] is None and g["steps"] is None
+    assert g["root"] is None and g["steps"] is None and g["noSteps"] is None
 
 
 def test_after_backward_the_steps_replay_it_and_end_with_its_grads():
@@ -78,6 +78,14 @@ def test_a_graph_too_big_to_replay_keeps_its_root_but_has_no_steps():
     )
     (g,) = tables(code)
     assert g["root"] == runner.MAX_STEP_NODES and g["steps"] is None
+    assert g["noSteps"] == "the graph is too big to step through (5,001 nodes; up to 5,000 can be)"
+
+
+def test_a_graph_changed_after_backward_says_why_it_cannot_be_replayed():
+    code = WITH_BACKWARD + "g.nodes[4].op = ('Custom', 3)\n"
+    (g,) = tables(code)
+    assert g["root"] == 5 and g["steps"] is None
+    assert g["noSteps"].startswith("the graph changed after Backward: TopoSort: node 4")
 
 
 def test_a_learners_own_graph_has_operands_but_no_lines_or_steps():

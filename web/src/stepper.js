@@ -48,8 +48,7 @@ export class Stepper {
       this.root.dataset.step = "0";
       delete this.root.dataset.node;
       for (const b of Object.values(this.buttons)) b.disabled = true;
-      this.where.textContent = `This graph is too big to step through (${table.count.toLocaleString("en")} nodes); ` +
-        "the table shows Backward's grads.";
+      this.where.textContent = `Backward cannot be replayed: ${table.noSteps}.`;
       this.terms.replaceChildren();
       return;
     }
