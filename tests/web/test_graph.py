@@ -118,7 +118,9 @@ LONGEST_WAIT_UNTIL_DRAWN = f"""async () => {{
 
 def test_the_page_keeps_answering_while_a_big_picture_is_laid_out(playground):
     assert playground.run(TANGLED) == "done"
-    assert playground.page.evaluate(LONGEST_WAIT_UNTIL_DRAWN) < 250
+    # Laid out on the page's own thread, this graph holds it for over a second; drawing
+    # the laid-out boxes is the longest task left (tens of ms, more on a busy machine).
+    assert playground.page.evaluate(LONGEST_WAIT_UNTIL_DRAWN) < 500
     assert boxes(playground).count() == 196
     assert playground.element.locator(".picture-note").inner_text() == ""
 
