@@ -4,7 +4,8 @@ The worker imports this module once, after the engine is installed. Each run
 gets a fresh namespace; output streams to the page in batches; errors come
 back as a traceback of the learner's own frames; every graph the code left
 in its globals (or passed to `show`) comes back as a table, all as one JSON
-string so the page parses it once.
+string so the page parses it once. While the code runs, the engine notes which
+of its lines made each node, so the page can point from a node to its line.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import traceback
 from collections.abc import Callable
 from types import ModuleType
 
-from engine import rows
+from engine import BackwardSteps, Graph, rows
+from engine.graph import record_lines
 from engine.inspect import is_graph_like
 
 FILENAME = "<playground>"
@@ -26,6 +28,9 @@ MAX_LINES = 10_000
 MAX_CHARS = 250_000
 FLUSH_SECONDS = 0.05
 TRUNCATED = "\n… output truncated (more than 10,000 lines or 250 kB)\n"
+# Backward is replayed step by step on graphs up to this size: a learner steps
+# through tens of nodes, and a bigger graph's steps would be megabytes of JSON.
+MAX_STEP_NODES = 5_000
 
 
 class Output:
@@ -119,8 +124,10 @@ def error_line(exc: BaseException) -> int | None:
 
 
 def table(title: str, graph: object) -> dict:
-    """One graph as columns (the page formats only the rows in view)."""
+    """One graph as columns (the page formats only the rows in view), with the operands
+    and source line of each node, and the steps of its last Backward when it had one."""
     rs = rows(graph)
+    root, steps, no_steps = backward_steps(graph)
     return {
         "title": title,
         "count": len(rs),
@@ -128,7 +135,27 @@ def table(title: str, graph: object) -> dict:
         "op": [r["text"] for r in rs],
         "data": [r["data"] for r in rs],
         "grad": [r["grad"] for r in rs],
+        "args": [r["args"] for r in rs],
+        "line": [r["line"] for r in rs],
+        "root": root,
+        "steps": steps,
+        "noSteps": no_steps,
     }
+
+
+def backward_steps(graph: object) -> tuple[int | None, list[dict] | None, str | None]:
+    """(root, steps, why not) of the engine graph's last Backward: no steps when it had
+    none, and a reason instead when the graph is too big or has changed too much."""
+    root = graph.backward_root if isinstance(graph, Graph) else None
+    if root is None:
+        return None, None, None
+    if len(graph.nodes) > MAX_STEP_NODES:
+        return root, None, (f"the graph is too big to step through ({len(graph.nodes):,} "
+                            f"nodes; up to {MAX_STEP_NODES:,} can be)")
+    try:
+        return root, BackwardSteps(graph, root), None
+    except (TypeError, ValueError, IndexError) as exc:  # an op rewritten since Backward
+        return root, None, f"the graph changed after Backward: {exc}"
 
 
 def graphs_in(namespace: dict) -> list[tuple[str, object]]:
@@ -162,7 +189,8 @@ def run(code: str, send_output: Callable[[str], None]) -> str:
     status, error, line = "done", None, None
     started = time.perf_counter()
     try:
-        exec(compile(code, FILENAME, "exec"), namespace)
+        with record_lines(FILENAME):
+            exec(compile(code, FILENAME, "exec"), namespace)
     except KeyboardInterrupt:
         status = "stopped"
     except BaseException as exc:  # the learner's error, SystemExit included, is a result

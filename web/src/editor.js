@@ -20,24 +20,29 @@ const highlight = HighlightStyle.define([
   { tag: [tags.definition(tags.variableName), tags.className], color: "var(--code-definition)" },
 ]);
 
-const setErrorLine = StateEffect.define();
-const errorLineMark = Decoration.line({ class: "cm-error-line", attributes: { "aria-invalid": "true" } });
-
-const errorLine = StateField.define({
-  create: () => Decoration.none,
-  update(marks, tr) {
-    if (tr.docChanged) marks = Decoration.none;
-    for (const effect of tr.effects) {
-      if (effect.is(setErrorLine)) {
-        marks = effect.value === null
-          ? Decoration.none
-          : Decoration.set([errorLineMark.range(tr.state.doc.line(effect.value).from)]);
+/** A mark on one line, set with `view.dispatch({effects: effect.of(line or null)})`
+ *  and cleared when the text changes: the failing line, and the selected node's line. */
+function lineMark(className, attributes = {}) {
+  const effect = StateEffect.define();
+  const mark = Decoration.line({ class: className, attributes });
+  const field = StateField.define({
+    create: () => Decoration.none,
+    update(marks, tr) {
+      if (tr.docChanged) marks = Decoration.none;
+      for (const e of tr.effects) {
+        if (e.is(effect)) {
+          marks = e.value === null ? Decoration.none : Decoration.set([mark.range(tr.state.doc.line(e.value).from)]);
+        }
       }
-    }
-    return marks;
-  },
-  provide: (field) => EditorView.decorations.from(field),
-});
+      return marks;
+    },
+    provide: (f) => EditorView.decorations.from(f),
+  });
+  return { effect, field };
+}
+
+const errorLine = lineMark("cm-error-line", { "aria-invalid": "true" });
+const nodeLine = lineMark("cm-node-line");
 
 /**
  * An editor in `parent` (inside `root`, a shadow root) holding `doc`;
@@ -53,7 +58,8 @@ export function createEditor({ parent, root, doc, onChange, readOnly = false }) 
       python(),
       syntaxHighlighting(highlight),
       keymap.of([indentWithTab]),
-      errorLine,
+      errorLine.field,
+      nodeLine.field,
       EditorState.readOnly.of(readOnly),
       EditorView.lineWrapping,
       EditorView.contentAttributes.of({
@@ -79,8 +85,17 @@ export function setText(view, text) {
 
 /** Mark line `line` (1-based) as where the error happened, or clear the mark with null. */
 export function markLine(view, line) {
+  mark(view, errorLine, line);
+}
+
+/** Mark the line that made the selected node, or clear the mark with null. */
+export function markNodeLine(view, line) {
+  mark(view, nodeLine, line);
+}
+
+function mark(view, { effect }, line) {
   const valid = line !== null && line >= 1 && line <= view.state.doc.lines;
-  const effects = [setErrorLine.of(valid ? line : null)];
-  if (valid) effects.push(EditorView.scrollIntoView(view.state.doc.line(line).from, { y: "center" }));
+  const effects = [effect.of(valid ? line : null)];
+  if (valid) effects.push(EditorView.scrollIntoView(view.state.doc.line(line).from, { y: "nearest" }));
   view.dispatch({ effects });
 }

@@ -1,5 +1,8 @@
 // <autograd-playground>: an editor, Run / Stop / Reset / Share, the output,
-// and a table of every node of every graph the code leaves behind.
+// a table of every node of every graph the code leaves behind, a picture of
+// the graph beside it, and a stepper that replays Backward node by node.
+// Selecting a node (in the table or the picture) marks it in both and marks
+// the line of code that made it.
 //
 // Hooks for tests and host pages:
 //   data-state   loading | ready | running | done | error | stopped
@@ -14,9 +17,12 @@ import { element } from "./dom.js";
 import example from "./example.py";
 import { onFirstSight } from "./lazy.js";
 import { cssHeight, optionsSheet, timeoutMs } from "./options.js";
+import graphCss from "./graph.css";
+import { GraphView } from "./graph-view.js";
 import css from "./playground.css";
 import { sharedRuntime } from "./runtime.js";
 import { codeFromLink, shareLink, store } from "./share.js";
+import { Stepper } from "./stepper.js";
 import { TablePanel } from "./table.js";
 
 // The site's files sit beside this script's bundle, wherever it is served from.
@@ -30,7 +36,7 @@ const SAVE_DELAY_MS = 300;
 const editorModule = import("./editor.js");
 
 const sheet = new CSSStyleSheet();
-sheet.replaceSync(css);
+sheet.replaceSync(css + graphCss);
 
 class AutogradPlayground extends HTMLElement {
   connectedCallback() {
@@ -85,6 +91,9 @@ class AutogradPlayground extends HTMLElement {
     this.output.setAttribute("aria-live", "polite");
     this.output.tabIndex = 0;
     this.tables = new TablePanel();
+    this.picture = new GraphView();
+    this.stepper = new Stepper();
+    this.linkViews();
     this.pendingCode = this.initialCode();
     this.placeholder = element("pre", { className: "placeholder", textContent: this.pendingCode });
     const editorBox = element("div", { className: "editor" }, [this.placeholder]);
@@ -105,12 +114,45 @@ class AutogradPlayground extends HTMLElement {
         element("h2", { textContent: "Output" }),
         this.output,
         element("h2", { textContent: "Nodes" }),
-        this.tables.root,
+        element("div", { className: "views" }, [this.tables.root, this.picture.root]),
+        this.stepper.root,
       ]),
     ]));
     this.editorBox = editorBox;
     root.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
     addEventListener("pagehide", () => this.save());
+  }
+
+  /** Keep the table, the picture, the stepper and the editor showing the same node. */
+  linkViews() {
+    this.tables.root.addEventListener("table-change", () => {
+      const t = this.tables.current ?? null;
+      this.picture.show(t, (i) => this.tables.changed(t, i));
+      this.stepper.show(t);
+      this.markNodeLine(null);
+    });
+    this.tables.onSelect = this.picture.onSelect = (i) => this.selectNode(i);
+    this.stepper.onStep = ({ grads, current, targets }) => {
+      this.tables.setGrads(grads);
+      this.picture.setGrads(grads);
+      for (const view of [this.tables, this.picture]) view.setMarks({ current, targets });
+      if (current !== null) {
+        this.tables.reveal(current);
+        this.markNodeLine(this.tables.current.line[current]);
+      }
+    };
+  }
+
+  /** Select node `i` of the table in view: in the table, in the picture, and its line. */
+  selectNode(i) {
+    for (const view of [this.tables, this.picture]) view.setMarks({ selected: i });
+    this.tables.reveal(i);
+    this.markNodeLine(this.tables.current.line[i]);
+  }
+
+  /** Mark the line of code that made the selected node (null: no mark). */
+  markNodeLine(line) {
+    if (this.view) this.editor.markNodeLine(this.view, line ?? null);
   }
 
   /**

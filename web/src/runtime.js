@@ -11,6 +11,8 @@
 // The worker starts on the first start() or run(), not before: a page of many
 // playgrounds downloads Python only once one of them is wanted.
 
+import { moduleWorker } from "./module-worker.js";
+
 const STOP_GRACE_MS = 2000;
 const INTERRUPT_EVERY_MS = 50;
 const SIGINT = 2;
@@ -45,7 +47,7 @@ export class Runtime extends EventTarget {
     this.buffer = globalThis.crossOriginIsolated
       ? new Int32Array(new SharedArrayBuffer(4))
       : null;
-    this.worker = new Worker(workerScript(this.workerUrl), { type: "module" });
+    this.worker = moduleWorker(this.workerUrl);
     this.worker.addEventListener("message", (event) => this.receive(event.data));
     this.worker.addEventListener("error", (event) =>
       this.fail(`the Python worker failed to start: ${event.message ?? "unknown error"}`),
@@ -149,18 +151,6 @@ export class Runtime extends EventTarget {
 
 function stopped() {
   return { status: "stopped", error: null, line: null, tables: [] };
-}
-
-/**
- * A URL the page may start `url`'s module worker from: workers must be
- * same-origin with the page, so a site on another origin is reached through a
- * one-line module, on a blob URL, that imports the real worker (whose own
- * URLs stay relative to its origin).
- */
-function workerScript(url) {
-  if (url.origin === location.origin) return url;
-  const source = `import ${JSON.stringify(url.href)};`;
-  return URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
 }
 
 let shared = null;

@@ -1,9 +1,13 @@
 // The node tables: one per graph or `show` snapshot, picked with a <select>,
 // drawn as a real <table> whose body holds only the rows in view (plus a
 // margin), so a 100,000-node graph scrolls without building 100,000 rows.
+// A row can be selected (click, or arrow keys in the table); grads are shaded
+// by sign and size; values that differ from the previous run's table of the
+// same name are marked.
 
 import { element } from "./dom.js";
 import { fullNumber, shortNumber } from "./format.js";
+import { gradScale, shade } from "./grad-scale.js";
 
 const ROW_PX = 28;
 const MARGIN_ROWS = 20;
@@ -12,6 +16,9 @@ const COLUMNS = ["index", "label", "op", "data", "grad"];
 export class TablePanel {
   constructor() {
     this.tables = [];
+    this.previous = new Map();
+    this.onSelect = () => {}; // (node index) when the learner selects a row
+    this.marks = { selected: null, current: null, targets: new Set() };
     this.picker = element("select", { className: "picker", ariaLabel: "Graph to show" });
     this.count = element("span", { className: "count" });
     this.caption = element("caption");
@@ -30,6 +37,11 @@ export class TablePanel {
     ]);
     this.picker.addEventListener("change", () => this.select(Number(this.picker.value)));
     this.scroller.addEventListener("scroll", () => this.schedule(), { passive: true });
+    this.body.addEventListener("click", (event) => {
+      const row = event.target.closest("tr[data-node]");
+      if (row) this.onSelect(Number(row.dataset.node));
+    });
+    this.scroller.addEventListener("keydown", (event) => this.onKey(event));
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
     this.setTables([]);
   }
@@ -37,6 +49,7 @@ export class TablePanel {
   /** Replace the tables with a run's; keeps the selected title when it is still there. */
   setTables(tables) {
     const previous = this.tables[Number(this.picker.value)]?.title;
+    if (this.tables.length) this.previous = new Map(this.tables.map((t) => [t.title, t]));
     this.tables = tables;
     this.picker.replaceChildren(
       ...tables.map((t, i) => element("option", { value: String(i), textContent: `${t.title} (${nodes(t.count)})` })),
@@ -49,11 +62,51 @@ export class TablePanel {
   select(index) {
     this.current = this.tables[index];
     this.picker.value = String(index);
+    this.before = this.previous.get(this.current?.title);
+    this.grads = this.current?.grad;
+    this.top = gradScale(this.grads ?? []);
+    this.marks = { selected: null, current: null, targets: new Set() };
     const count = this.current?.count ?? 0;
     this.count.textContent = this.current ? nodes(count) : "";
     this.caption.textContent = this.current ? `${this.current.title}: ${nodes(count)}` : "";
     this.table.setAttribute("aria-rowcount", String(count + 1));
     this.scroller.scrollTop = 0;
+    this.redraw();
+    this.root.dispatchEvent(new Event("table-change"));
+  }
+
+  /** Show `grads` (a step of Backward) instead of the table's own; the shading keeps
+   *  the table's scale, so colours grow as the grads arrive. */
+  setGrads(grads) {
+    this.grads = grads;
+    this.redraw();
+  }
+
+  /** Mark the selected row, the node Backward is visiting and the ones it adds to. */
+  setMarks(marks) {
+    this.marks = { ...this.marks, ...marks };
+    this.redraw();
+  }
+
+  /** Scroll row `i` into view, if it is not. */
+  reveal(i) {
+    const top = i * ROW_PX;
+    const head = this.table.tHead.offsetHeight;
+    const view = this.scroller.clientHeight - head;
+    if (top < this.scroller.scrollTop) this.scroller.scrollTop = top;
+    else if (top + ROW_PX > this.scroller.scrollTop + view) this.scroller.scrollTop = top + ROW_PX - view;
+  }
+
+  onKey(event) {
+    const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+    const count = this.current?.count ?? 0;
+    if (!step || count === 0) return;
+    event.preventDefault();
+    const from = this.marks.selected ?? (step > 0 ? -1 : count);
+    this.onSelect(Math.min(count - 1, Math.max(0, from + step)));
+  }
+
+  redraw() {
     this.window = null;
     this.draw();
   }
@@ -83,15 +136,32 @@ export class TablePanel {
   }
 
   row(t, i) {
+    const grad = number(this.grads[i], "grad");
+    shade(grad, this.grads[i], this.top);
     const tr = element("tr", {}, [
       element("th", { scope: "row", textContent: String(i) }),
       element("td", { className: "label", textContent: t.label[i] ?? "" }),
       element("td", { className: "op", textContent: t.op[i] }),
       number(t.data[i], "data"),
-      number(t.grad[i], "grad"),
+      grad,
     ]);
+    tr.dataset.node = String(i);
     tr.setAttribute("aria-rowindex", String(i + 2));
+    tr.setAttribute("aria-selected", String(this.marks.selected === i));
+    tr.classList.toggle("current", this.marks.current === i);
+    tr.classList.toggle("target", this.marks.targets.has(i));
+    if (this.changed(t, i)) {
+      tr.classList.add("changed");
+      tr.cells[0].title = "changed since the previous run";
+    }
     return tr;
+  }
+
+  /** True if node i's op, data or grad differs from the previous run's table of this name. */
+  changed(t, i) {
+    const b = this.before;
+    if (!b) return false;
+    return i >= b.count || b.op[i] !== t.op[i] || b.data[i] !== t.data[i] || b.grad[i] !== t.grad[i];
   }
 }
 

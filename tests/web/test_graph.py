@@ -1,0 +1,308 @@
+"""The picture of the graph, its links to the table and the editor, and Backward step by step."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import RUN_MS
+from .test_big_graph import MLP
+from .test_run import PROGRAMS, chapter_grads
+
+CHAPTER_EDGES = {
+    ("v0", "op3"), ("v1", "op3"), ("op3", "v3"),
+    ("v3", "op4"), ("v2", "op4"), ("op4", "v4"),
+    ("v4", "op5"), ("op5", "v5"),
+}
+USERS = {0: {3}, 1: {3}, 2: {4}, 3: {4}, 4: {5}, 5: set()}
+ROOT = "document.querySelector('autograd-playground').shadowRoot"
+
+
+def with_backward(code: str) -> str:
+    uncommented = code.replace("# from engine", "from engine")
+    return uncommented.replace("# Backward(g, e)", "Backward(g, e)")
+
+
+def wait_for_picture(playground) -> None:
+    playground.page.wait_for_function(
+        f"() => {ROOT}.querySelector('.picture').dataset.state === 'drawn'", timeout=RUN_MS
+    )
+
+
+def run_and_draw(playground, code: str | None = None) -> None:
+    assert playground.run(code) == "done"
+    wait_for_picture(playground)
+
+
+def boxes(playground):
+    return playground.element.locator("svg.graph g.value")
+
+
+def box(playground, i: int):
+    return playground.element.locator(f"svg.graph g.value[data-node='{i}']")
+
+
+def edges(playground) -> set[tuple[str, str]]:
+    pairs = playground.element.locator("svg.graph path.edge").evaluate_all(
+        "paths => paths.map(p => [p.dataset.tail, p.dataset.head])"
+    )
+    return {tuple(pair) for pair in pairs}
+
+
+def stepper(playground):
+    return playground.element.locator(".stepper")
+
+
+def step_button(playground, name: str):
+    return stepper(playground).get_by_role("button", name=name, exact=True)
+
+
+def node_line(playground) -> str | None:
+    marked = playground.element.locator(".cm-node-line")
+    return marked.inner_text() if marked.count() else None
+
+
+def line_of(playground, text: str) -> str:
+    return next(line for line in playground.code.splitlines() if text in line)
+
+
+def test_the_picture_of_the_chapters_graph_has_its_6_value_nodes_3_ops_and_their_edges(playground):
+    run_and_draw(playground)
+    assert boxes(playground).count() == 6
+    assert playground.element.locator("svg.graph g.op").count() == 3
+    assert edges(playground) == CHAPTER_EDGES
+    texts = [box(playground, i).locator("text").all_text_contents() for i in (0, 5)]
+    assert texts[0][:3] == ["a", "data 2.0", "grad 0.0"]
+    assert texts[1][:2] == ["#5", "data 0.999329"]
+    ops = playground.element.locator("svg.graph g.op .op-name").all_text_contents()
+    assert ops == ["Mul", "Add", "Tanh"]
+
+
+def test_a_graph_of_the_learners_own_classes_is_pictured_too(playground):
+    run_and_draw(playground, (PROGRAMS / "class_graph.py").read_text())
+    assert boxes(playground).count() == 4
+    assert edges(playground) == {
+        ("v0", "op2"), ("v1", "op2"), ("op2", "v2"),
+        ("v2", "op3"), ("v1", "op3"), ("op3", "v3"),
+    }
+
+
+# A graph of 196 nodes, drawn whole, that Graphviz takes a while to lay out.
+TANGLED = """
+import random
+from engine import Backward, Graph, MakeValue, VAdd, VMul, VTanh
+random.seed(1)
+g = Graph()
+xs = [MakeValue(g, random.uniform(-1, 1), label=f"x{i}") for i in range(8)]
+s = xs[0]
+while len(g.nodes) < 196:
+    s = VTanh(g, VAdd(g, s, VMul(g, random.choice(xs), MakeValue(g, 0.5))))
+Backward(g, s)
+"""
+
+# Until the picture is drawn, note the longest time the page took to run a task.
+LONGEST_WAIT_UNTIL_DRAWN = f"""async () => {{
+  const picture = {ROOT}.querySelector('.picture');
+  let longest = 0;
+  let last = performance.now();
+  while (picture.dataset.state !== 'drawn') {{
+    await new Promise(done => setTimeout(done));
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }}
+  return longest;
+}}"""
+
+
+def test_the_page_keeps_answering_while_a_big_picture_is_laid_out(playground):
+    assert playground.run(TANGLED) == "done"
+    # Laid out on the page's own thread, this graph holds it for over a second; drawing
+    # the laid-out boxes is the longest task left (tens of ms, more on a busy machine).
+    assert playground.page.evaluate(LONGEST_WAIT_UNTIL_DRAWN) < 500
+    assert boxes(playground).count() == 196
+    assert playground.element.locator(".picture-note").inner_text() == ""
+
+
+def test_the_picture_zooms_and_pans_and_fit_shows_it_all_again(playground):
+    run_and_draw(playground)
+    svg = playground.element.locator("svg.graph")
+    fitted = [float(x) for x in svg.get_attribute("viewBox").split()]
+    frame = playground.element.locator(".picture-frame")
+    frame.focus()
+    playground.page.keyboard.press("+")
+    zoomed = [float(x) for x in svg.get_attribute("viewBox").split()]
+    assert zoomed[2] == pytest.approx(fitted[2] / 1.25)
+    playground.page.keyboard.press("ArrowRight")
+    panned = [float(x) for x in svg.get_attribute("viewBox").split()]
+    assert panned[0] > zoomed[0] and panned[2:] == zoomed[2:]
+    frame.hover()
+    playground.page.mouse.wheel(0, 100)  # zooms out
+    playground.page.wait_for_function(
+        f"w => +{ROOT}.querySelector('svg.graph').getAttribute('viewBox').split(' ')[2] > w",
+        arg=panned[2],
+    )
+    playground.element.get_by_role("button", name="Fit the picture").click()
+    assert [float(x) for x in svg.get_attribute("viewBox").split()] == fitted
+
+
+def test_the_stepper_shows_only_when_the_code_called_backward(playground):
+    run_and_draw(playground)
+    assert stepper(playground).is_hidden()
+    run_and_draw(playground, with_backward(playground.code))
+    assert stepper(playground).is_visible()
+    assert "Backward(#5) visited 6 nodes" in stepper(playground).inner_text()
+
+
+def test_stepping_visits_nodes_in_reverse_topological_order_to_backwards_grads(playground):
+    run_and_draw(playground, with_backward(playground.code))
+    backward = playground.full_values("grad")
+    assert backward == pytest.approx(chapter_grads(), rel=1e-12)
+
+    step_button(playground, "First").click()
+    assert playground.full_values("grad") == [0.0] * 5 + [1.0]
+    assert step_button(playground, "Previous").is_disabled()
+    visited, texts = [], []
+    while not step_button(playground, "Next").is_disabled():
+        step_button(playground, "Next").click()
+        visited.append(int(stepper(playground).get_attribute("data-node")))
+        texts.append(stepper(playground).locator(".step-terms li").all_text_contents())
+        grads = playground.full_values("grad")
+        if visited[-1] == 4:  # Add(3, 2) has passed its grad to both operands, a and b not yet
+            assert grads[3] == grads[2] == backward[4] and grads[0] == grads[1] == 0.0
+
+    assert visited == [5, 4, 3, 2, 1, 0]
+    for k, node in enumerate(visited):
+        assert USERS[node] <= set(visited[:k]), f"node {node} visited before a node that uses it"
+    assert texts[0][0].startswith("#4.grad += #5.grad * (1 - #5.data**2) = 1 * ")
+    assert texts[2] == [
+        f"a.grad += #3.grad * b.data = {backward[3]:.4g} * -3 = {backward[0]:.4g}",
+        f"b.grad += #3.grad * a.data = {backward[3]:.4g} * 2 = {backward[1]:.4g}",
+    ]
+    assert texts[-1] == []  # a leaf passes nothing back
+    assert playground.full_values("grad") == backward  # exactly, not approximately
+    last_cells = [row[4] for row in playground.rows()]
+    assert [box(playground, i).locator(".grad-line").text_content() for i in range(6)] == [
+        f"grad {'▼ ' if cell.startswith('-') else '▲ '}{cell}" for cell in last_cells
+    ]
+
+
+def test_the_current_step_is_marked_in_the_table_the_picture_and_the_editor(playground):
+    run_and_draw(playground, with_backward(playground.code))
+    step_button(playground, "First").click()
+    step_button(playground, "Next").click()
+    step_button(playground, "Next").click()  # node 4, the Add, adds to 3 and 2
+    assert playground.element.locator("tbody tr.current th").all_text_contents() == ["4"]
+    assert playground.element.locator("tbody tr.target th").all_text_contents() == ["2", "3"]
+    assert "current" in box(playground, 4).get_attribute("class")
+    assert {i for i in range(6) if "target" in box(playground, i).get_attribute("class")} == {2, 3}
+    assert node_line(playground) == line_of(playground, "VTanh(")
+
+
+def test_arrow_keys_home_and_end_step_when_the_stepper_has_focus(playground):
+    run_and_draw(playground, with_backward(playground.code))
+    stepper(playground).focus()
+    keys = playground.page.keyboard
+    keys.press("Home")
+    assert stepper(playground).get_attribute("data-step") == "0"
+    keys.press("ArrowRight")
+    keys.press("ArrowRight")
+    assert stepper(playground).get_attribute("data-node") == "4"
+    keys.press("ArrowLeft")
+    assert stepper(playground).get_attribute("data-node") == "5"
+    keys.press("End")
+    assert stepper(playground).get_attribute("data-step") == "6"
+    assert playground.full_values("grad") == pytest.approx(chapter_grads(), rel=1e-12)
+
+
+def test_selecting_a_row_or_a_node_selects_both_and_marks_the_line_that_made_it(playground):
+    run_and_draw(playground)
+    playground.element.locator("tbody tr[data-node='3']").click()
+    assert box(playground, 3).get_attribute("aria-selected") == "true"
+    assert node_line(playground) == line_of(playground, "VTanh(")
+
+    box(playground, 0).click()
+    selected = playground.element.locator("tbody tr[aria-selected='true'] th")
+    assert selected.all_text_contents() == ["0"]
+    assert box(playground, 3).get_attribute("aria-selected") == "false"
+    assert node_line(playground) == line_of(playground, 'label="a"')
+
+    playground.element.locator(".scroller").focus()
+    playground.page.keyboard.press("ArrowDown")
+    assert selected.all_text_contents() == ["1"]
+    assert box(playground, 1).get_attribute("aria-selected") == "true"
+    assert node_line(playground) == line_of(playground, 'label="b"')
+
+
+def test_a_label_with_markup_shows_as_text_in_the_picture(playground):
+    dialogs = []
+    playground.page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    label = "<img src=x onerror=alert(1)>"
+    code = f"from engine import *\ng = Graph()\nMakeValue(g, 1.0, label={label!r})\n"
+    run_and_draw(playground, code)
+    assert box(playground, 0).locator(".name-line").text_content() == label
+    assert playground.element.locator("img").count() == 0
+    assert dialogs == []
+
+
+def test_values_that_changed_since_the_previous_run_are_marked(playground):
+    run_and_draw(playground)
+    assert playground.element.locator("tbody tr.changed").count() == 0
+    run_and_draw(playground, playground.code.replace("2.0", "3.0"))
+    changed = playground.element.locator("tbody tr.changed th").all_text_contents()
+    assert changed == ["0", "3", "4", "5"]
+    marked = [i for i in range(6) if "changed" in box(playground, i).get_attribute("class")]
+    assert marked == [0, 3, 4, 5]
+
+
+def contrast(fg: str, bg: str) -> float:
+    """WCAG contrast ratio of two computed CSS colours (rgb() or color(srgb ...))."""
+    def luminance(css: str) -> float:
+        numbers = [float(x) for x in re.findall(r"[\d.]+", css)[:3]]
+        channels = [x if css.startswith("color(") else x / 255 for x in numbers]
+        lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    high, low = sorted([luminance(fg), luminance(bg)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_grads_are_shaded_by_sign_with_a_glyph_and_stay_readable(open_playground, site, scheme):
+    playground = open_playground(site, color_scheme=scheme)
+    run_and_draw(playground, with_backward(playground.code))
+    cells = playground.element.locator("tbody td.grad")
+    signs = cells.evaluate_all("cells => cells.map(c => c.dataset.sign)")
+    assert signs == ["neg", "pos", "pos", "pos", "pos", "pos"]
+    glyphs = cells.evaluate_all("cells => cells.map(c => getComputedStyle(c, '::before').content)")
+    assert glyphs == ['"▼ "'] + ['"▲ "'] * 5
+    for i in (0, 5):  # the strongest shades of each sign
+        fg, bg = cells.nth(i).evaluate(
+            "c => [getComputedStyle(c).color, getComputedStyle(c).backgroundColor]"
+        )
+        assert contrast(fg, bg) >= 4.5, (scheme, i, fg, bg)
+    assert box(playground, 0).get_attribute("data-sign") == "neg"
+
+
+def test_a_100k_node_graph_draws_a_neighbourhood_and_keeps_the_page_responsive(playground):
+    run_and_draw(playground, MLP)
+    drawn = boxes(playground).count()
+    assert 1 < drawn <= 100
+    note = playground.element.locator(".picture-note").inner_text()
+    assert note.startswith(f"Showing {drawn} of 108,102 nodes: the neighbourhood of node 108101")
+    assert playground.responsive_ms() < 250
+    assert stepper(playground).locator(".step-where").inner_text() == (
+        "Backward cannot be replayed: the graph is too big to step through "
+        "(108,102 nodes; up to 5,000 can be)."
+    )
+    assert playground.element.locator(".count").inner_text() == "108,102 nodes"
+
+    playground.element.locator("tbody tr[data-node='5']").click()
+    playground.page.wait_for_function(
+        f"() => {ROOT}.querySelector('svg.graph g.value.selected')?.dataset.node === '5'",
+        timeout=RUN_MS,
+    )
+    assert "neighbourhood of node 5" in playground.element.locator(".picture-note").inner_text()
+    assert boxes(playground).count() <= 100
+    assert playground.responsive_ms() < 250

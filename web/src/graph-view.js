@@ -1,0 +1,329 @@
+// The picture of a graph: a box per value (label, data, grad) and an ellipse
+// per op, with edges from operands through the op to its result. Graphviz
+// (in a worker, see layout.js) lays the nodes out from their sizes alone; the
+// drawing is built here with learner text only ever set as textContent.
+//
+// Past FULL_LIMIT nodes, or when the whole graph takes too long to lay out,
+// the picture shows the neighbourhood of one node (the selected one, else the
+// one Backward is visiting, else its root, else the last) and says so.
+//
+// data-state on the root: empty | laying-out | drawn | failed.
+
+import { element } from "./dom.js";
+import { shortNumber } from "./format.js";
+import { gradScale, shade } from "./grad-scale.js";
+import { layout } from "./layout.js";
+import { PanZoom } from "./panzoom.js";
+
+const FULL_LIMIT = 200;
+const NEIGHBOURHOOD = 40;
+const SVG = "http://www.w3.org/2000/svg";
+const POINTS = 72; // Graphviz sizes are in inches, positions in points
+const CHAR_PT = 6.6; // 11px monospace
+const LINE_PT = 14;
+const GLYPHS = { pos: "▲ ", neg: "▼ " };
+const MAX_CHARS = 32; // of a name in a box; the table and the box's tooltip have it whole
+
+export class GraphView {
+  constructor() {
+    this.onSelect = () => {}; // (node index) when the learner clicks a node
+    this.note = element("p", { className: "picture-note" });
+    this.frame = element("div", { className: "picture-frame", tabIndex: 0 });
+    this.frame.setAttribute("role", "img");
+    this.frame.setAttribute("aria-label", "Picture of the graph: arrow keys pan, + and - zoom, 0 fits");
+    const zoomButton = (text, title, action) => {
+      const b = element("button", { type: "button", textContent: text, title, ariaLabel: title });
+      b.addEventListener("click", action);
+      return b;
+    };
+    this.panzoom = new PanZoom(this.frame);
+    this.root = element("div", { className: "picture" }, [
+      element("div", { className: "picture-bar" }, [
+        this.note,
+        zoomButton("+", "Zoom in", () => this.panzoom.zoom(1.25)),
+        zoomButton("−", "Zoom out", () => this.panzoom.zoom(0.8)),
+        zoomButton("Fit", "Fit the picture", () => this.panzoom.fit()),
+      ]),
+      this.frame,
+      legend(),
+    ]);
+    this.frame.addEventListener("click", (event) => {
+      const node = event.target.closest?.("[data-node]");
+      if (node && !this.panzoom.dragged) this.onSelect(Number(node.dataset.node));
+    });
+    this.show(null);
+  }
+
+  /** Picture `table` (a runner.py table, or null for none), with its own grads. */
+  show(table, changed = () => false) {
+    this.ticket = null; // a drawing of the table before is no longer wanted
+    this.table = table;
+    this.changed = changed;
+    this.users = null;
+    this.nodes = null; // the value nodes of the latest drawing asked for
+    this.boxes = null; // value node -> its drawn parts, once drawn
+    this.whole = table !== null && table.count <= FULL_LIMIT;
+    this.grads = table?.grad ?? [];
+    this.top = gradScale(this.grads);
+    this.marks = { selected: null, current: null, targets: new Set() };
+    this.frame.replaceChildren();
+    this.note.textContent = "";
+    this.root.dataset.state = "empty";
+    if (table && table.count > 0) this.draw();
+  }
+
+  setGrads(grads) {
+    this.grads = grads;
+    this.paint();
+  }
+
+  /** Mark the selected node, the node Backward visits and the ones it adds to; a big
+   *  graph's picture moves to the neighbourhood of the node that now matters. */
+  setMarks(marks) {
+    this.marks = { ...this.marks, ...marks };
+    if (this.nodes && !this.nodes.has(this.focus())) this.draw();
+    else this.paint();
+  }
+
+  focus() {
+    const t = this.table;
+    return this.marks.selected ?? this.marks.current ?? t.root ?? t.count - 1;
+  }
+
+  /** The value nodes to draw: all of them, or a neighbourhood. */
+  pick() {
+    const t = this.table;
+    if (this.whole) return new Set(t.args.keys());
+    this.users ??= usersOf(t.args);
+    return neighbourhood(this.focus(), t.args, this.users, NEIGHBOURHOOD);
+  }
+
+  async draw() {
+    const ticket = (this.ticket = {});
+    this.root.dataset.state = "laying-out";
+    await afterPaint(); // the table first: the picture never delays a run's result
+    if (ticket !== this.ticket) return;
+    const t = this.table;
+    const nodes = (this.nodes = this.pick());
+    this.note.textContent = this.whole
+      ? ""
+      : `Showing ${nodes.size} of ${t.count.toLocaleString("en")} nodes: the neighbourhood of node ${this.focus()}. ` +
+        "The table has them all; select a row to see around it.";
+    let laidOut;
+    try {
+      const across = this.frame.clientWidth > 1.5 * this.frame.clientHeight;
+      laidOut = await layout(graphObject(t, nodes, across ? "LR" : "TB"));
+    } catch (error) {
+      if (ticket !== this.ticket) return;
+      if (this.whole) {
+        this.whole = false; // too tangled to lay out whole: show around one node instead
+        return this.draw();
+      }
+      this.note.textContent = `The picture could not be drawn: ${error.message ?? error}`;
+      this.root.dataset.state = "failed";
+      return;
+    }
+    if (ticket !== this.ticket) return; // a newer table or focus came meanwhile
+    const { svg, width, height, boxes } = drawing(t, laidOut);
+    this.boxes = boxes;
+    this.frame.replaceChildren(svg);
+    this.panzoom.attach(svg, width, height);
+    const focus = boxes.get(this.focus());
+    if (!this.whole && focus) this.panzoom.centre(focus.x, focus.y); // a neighbourhood's point is its centre
+    this.paint();
+    this.root.dataset.state = "drawn";
+  }
+
+  /** Bring the drawn boxes up to date with the grads and marks. */
+  paint() {
+    if (!this.boxes) return;
+    const { selected, current, targets } = this.marks;
+    for (const [i, box] of this.boxes) {
+      const sign = shade(box.group, this.grads[i], this.top);
+      box.grad.textContent = `grad ${GLYPHS[sign] ?? ""}${shortNumber(this.grads[i])}`;
+      box.group.classList.toggle("selected", selected === i);
+      box.group.classList.toggle("current", current === i);
+      box.group.classList.toggle("target", targets.has(i));
+      box.group.classList.toggle("changed", this.changed(i));
+      box.group.setAttribute("aria-selected", String(selected === i));
+    }
+    for (const edge of this.frame.querySelectorAll("path.edge")) {
+      edge.classList.toggle("active", current !== null && edge.dataset.head === `op${current}`);
+    }
+    const focus = this.boxes.get(this.marks.selected ?? this.marks.current);
+    if (focus) this.panzoom.show(focus.x, focus.y);
+  }
+}
+
+/** What the shades and marks mean, in words. */
+function legend() {
+  return element("p", { className: "legend" }, [
+    "grad: ",
+    element("span", { className: "pos", textContent: "▲ positive" }),
+    " ",
+    element("span", { className: "neg", textContent: "▼ negative" }),
+    ", stronger for bigger; Δ changed since the last run. Drag to pan, wheel to zoom.",
+  ]);
+}
+
+function afterPaint() {
+  return new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+}
+
+/** For each node, the nodes that use it as an operand. */
+function usersOf(args) {
+  const users = args.map(() => []);
+  args.forEach((operands, i) => {
+    for (const a of operands) users[a]?.push(i);
+  });
+  return users;
+}
+
+/** Up to `limit` nodes nearest `centre`, going both ways along edges. */
+function neighbourhood(centre, args, users, limit) {
+  const found = new Set([centre]);
+  let ring = [centre];
+  while (ring.length && found.size < limit) {
+    const next = [];
+    for (const i of ring) {
+      for (const j of [...(args[i] ?? []), ...(users[i] ?? [])]) {
+        if (found.size >= limit) break;
+        if (!found.has(j) && j >= 0 && j < args.length) {
+          found.add(j);
+          next.push(j);
+        }
+      }
+    }
+    ring = next;
+  }
+  return found;
+}
+
+/** The lines of value node i's box: its name, data and grad. */
+function valueLines(t, i, grad) {
+  return [nodeName(t, i), `data ${shortNumber(t.data[i])}`, `grad ${GLYPHS.pos}${shortNumber(grad)}`];
+}
+
+function nodeName(t, i) {
+  return clip(t.label[i] ?? `#${i}`);
+}
+
+function opName(t, i) {
+  return clip(t.op[i].split("(")[0]);
+}
+
+function clip(text) {
+  return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text;
+}
+
+/** Graphviz's input, flowing along `rankdir` (LR or TB, to suit the frame): nodes sized
+ *  to fit their text, with no label of their own, so no learner text reaches Graphviz. */
+function graphObject(t, nodes, rankdir) {
+  const inches = (pt) => (pt / POINTS).toFixed(3);
+  const gvNodes = [];
+  const edges = [];
+  for (const i of [...nodes].sort((a, b) => a - b)) {
+    const lines = valueLines(t, i, t.grad[i]);
+    const width = Math.max(...lines.map((l) => l.length)) * CHAR_PT + 16;
+    gvNodes.push({ name: `v${i}`, attributes: { shape: "box", width: inches(width), height: inches(3 * LINE_PT + 8) } });
+    if (t.op[i] === "leaf") continue;
+    gvNodes.push({ name: `op${i}`, attributes: { shape: "ellipse", width: inches(opName(t, i).length * CHAR_PT + 22), height: inches(24) } });
+    edges.push({ tail: `op${i}`, head: `v${i}` });
+    for (const a of new Set(t.args[i])) if (nodes.has(a)) edges.push({ tail: `v${a}`, head: `op${i}` });
+  }
+  return {
+    graphAttributes: { rankdir, nodesep: 0.25, ranksep: 0.35 },
+    nodeAttributes: { label: "", fixedsize: true },
+    nodes: gvNodes,
+    edges,
+  };
+}
+
+function svgElement(tag, attributes = {}) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, String(value));
+  return el;
+}
+
+function svgText(x, y, text, className) {
+  const el = svgElement("text", { x, y, class: className });
+  el.textContent = text;
+  return el;
+}
+
+/** Draw Graphviz's layout: returns the svg, its size, and each value box's parts. */
+function drawing(t, layout) {
+  const [, , width, height] = layout.bb.split(",").map(Number);
+  const point = (text) => {
+    const [x, y] = text.split(",").map(Number);
+    return [x, height - y];
+  };
+  const svg = svgElement("svg", { class: "graph", preserveAspectRatio: "xMidYMid meet" });
+  const edgeLayer = svgElement("g", { class: "edges" });
+  const nodeLayer = svgElement("g", { class: "nodes" });
+  svg.append(edgeLayer, nodeLayer);
+  const names = [];
+  const boxes = new Map();
+  for (const node of layout.objects ?? []) {
+    names[node._gvid] = node.name;
+    const [x, y] = point(node.pos);
+    const w = Number(node.width) * POINTS;
+    const h = Number(node.height) * POINTS;
+    const i = Number(node.name.replace(/^(v|op)/, ""));
+    if (node.name.startsWith("op")) {
+      const group = svgElement("g", { class: "op", "data-op": i });
+      group.append(
+        svgElement("ellipse", { cx: x, cy: y, rx: w / 2, ry: h / 2 }),
+        svgText(x, y + 4, opName(t, i), "op-name"),
+      );
+      group.append(titled(t.op[i]));
+      nodeLayer.append(group);
+      continue;
+    }
+    const group = svgElement("g", { class: "value", "data-node": i });
+    const left = x - w / 2 + 8;
+    const top = y - h / 2;
+    const grad = svgText(left, top + 4 + 3 * LINE_PT - 3, "", "grad-line");
+    group.append(
+      svgElement("rect", { x: x - w / 2, y: top, width: w, height: h, rx: 4 }),
+      svgText(left, top + 4 + LINE_PT - 3, nodeName(t, i), "name-line"),
+      svgText(left, top + 4 + 2 * LINE_PT - 3, `data ${shortNumber(t.data[i])}`, "data-line"),
+      grad,
+      svgText(x + w / 2 - 4, top + 11, "Δ", "changed-mark"),
+      titled(`${t.label[i] ?? `#${i}`}: node ${i}${t.line[i] ? `, made on line ${t.line[i]}` : ""}`),
+    );
+    nodeLayer.append(group);
+    boxes.set(i, { group, grad, x, y });
+  }
+  for (const edge of layout.edges ?? []) {
+    const tail = names[edge.tail];
+    const head = names[edge.head];
+    const path = svgElement("path", { class: "edge", d: edgePath(edge.pos, point), "data-tail": tail, "data-head": head });
+    edgeLayer.append(path);
+  }
+  return { svg, width, height, boxes };
+}
+
+function titled(text) {
+  const title = svgElement("title");
+  title.textContent = text;
+  return title;
+}
+
+/** An SVG path for a Graphviz edge `pos` ("e,x,y p1 p2 p3 p4 ..."): the B-spline, then the
+ *  arrow's shaft and head up to the end point. */
+function edgePath(pos, point) {
+  const parts = pos.split(" ");
+  const end = parts[0].startsWith("e,") ? point(parts.shift().slice(2)) : null;
+  const spline = parts.map(point);
+  let d = `M${spline[0]}`;
+  for (let k = 1; k + 2 < spline.length; k += 3) d += ` C${spline[k]} ${spline[k + 1]} ${spline[k + 2]}`;
+  if (end) {
+    const [x0, y0] = spline[spline.length - 1];
+    const [x1, y1] = end;
+    const len = Math.hypot(x1 - x0, y1 - y0) || 1;
+    const [nx, ny] = [(y0 - y1) / len, (x1 - x0) / len];
+    d += ` L${end} M${x0 + nx * 3.5},${y0 + ny * 3.5} L${end} L${x0 - nx * 3.5},${y0 - ny * 3.5}`;
+  }
+  return d;
+}
