@@ -222,7 +222,10 @@ def test_hide_output_and_hide_table_hide_those_panels(pages, site, new_page):
     for box in (no_output, no_table, editor_only):
         box.wait_for("ready")
         assert box.run() == "done"
-    visible = lambda box, part: box.element.locator(part).is_visible()  # noqa: E731
+
+    def visible(box: PlaygroundAt, part: str) -> bool:
+        return box.element.locator(part).is_visible()
+
     assert not visible(no_output, ".output") and visible(no_output, "table")
     assert visible(no_table, ".output") and not visible(no_table, ".tables")
     assert not visible(editor_only, ".results")
