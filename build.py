@@ -146,15 +146,15 @@ def npm_ci() -> None:
 def bundle() -> None:
     """Bundle the page's JavaScript and CSS into ES modules: embed.js, the element, and
     CodeMirror as a chunk of its own that the element imports without waiting for it;
-    and the worker that lays out the graph's picture with Graphviz. embed.js is the
-    page's only entry point: it finds the site's files from its own URL."""
-    run(
-        WEB / "node_modules" / ".bin" / "esbuild", WEB / "src" / "embed.js",
-        WEB / "src" / "layout-worker.js",
-        "--bundle", "--splitting", "--format=esm", "--target=es2022", "--minify", "--sourcemap",
-        "--loader:.css=text", "--loader:.py=text", "--log-level=warning",
-        f"--outdir={DIST}", "--chunk-names=chunks/[name]-[hash]",
-    )
+    then, on its own, the worker that lays out the graph's picture with Graphviz. Two
+    runs, so no code is shared into a chunk: embed.js must stay at the top of dist/,
+    since it finds the site's files from its own URL."""
+    esbuild = WEB / "node_modules" / ".bin" / "esbuild"
+    common = ["--bundle", "--format=esm", "--target=es2022", "--minify", "--sourcemap",
+              "--log-level=warning", f"--outdir={DIST}"]
+    run(esbuild, WEB / "src" / "embed.js", *common, "--splitting",
+        "--loader:.css=text", "--loader:.py=text", "--chunk-names=chunks/[name]-[hash]")
+    run(esbuild, WEB / "src" / "layout-worker.js", *common)
 
 
 def copy_site(engine: Path, micropip: Path) -> None:

@@ -290,13 +290,13 @@ def test_a_100k_node_graph_draws_a_neighbourhood_and_keeps_the_page_responsive(p
     drawn = boxes(playground).count()
     assert 1 < drawn <= 100
     note = playground.element.locator(".picture-note").inner_text()
-    assert note.startswith(f"Showing {drawn} of 108,102 nodes: the neighbourhood of node 108101")
+    assert note.startswith(f"Showing {drawn} of 101,881 nodes: the neighbourhood of node 101880")
     assert playground.responsive_ms() < 250
     assert stepper(playground).locator(".step-where").inner_text() == (
         "Backward cannot be replayed: the graph is too big to step through "
-        "(108,102 nodes; up to 5,000 can be)."
+        "(101,881 nodes; up to 5,000 can be)."
     )
-    assert playground.element.locator(".count").inner_text() == "108,102 nodes"
+    assert playground.element.locator(".count").inner_text() == "101,881 nodes"
 
     playground.element.locator("tbody tr[data-node='5']").click()
     playground.page.wait_for_function(

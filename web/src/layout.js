@@ -24,7 +24,7 @@ export function layout(graph) {
 }
 
 function start() {
-  const w = moduleWorker(WORKER_URL);
+  const w = moduleWorker(WORKER_URL, "graph-layout");
   w.addEventListener("message", ({ data }) => {
     const request = pending.get(data.id);
     if (!request) return;

@@ -47,7 +47,7 @@ export class Runtime extends EventTarget {
     this.buffer = globalThis.crossOriginIsolated
       ? new Int32Array(new SharedArrayBuffer(4))
       : null;
-    this.worker = moduleWorker(this.workerUrl);
+    this.worker = moduleWorker(this.workerUrl, "python");
     this.worker.addEventListener("message", (event) => this.receive(event.data));
     this.worker.addEventListener("error", (event) =>
       this.fail(`the Python worker failed to start: ${event.message ?? "unknown error"}`),
