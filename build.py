@@ -4,7 +4,8 @@
     python build.py serve [--port N] [--no-isolation]
                                     build, then serve dist/ on localhost
     python build.py test            install the test tools, build, run ruff and pytest
-    python build.py screenshot      build, then write docs/screenshot.png
+    python build.py screenshot      build, then write docs/screenshot.png and docs/graph.png
+    python build.py bench           build, then run bench/engine.py and bench/page.py
 
 Standard library only, so that a bare Python >= 3.10 can run it: everything
 else (the engine's build backend, Pyodide, CodeMirror, esbuild, pytest,
@@ -102,13 +103,15 @@ def venv_python() -> Path:
 
 
 def install_test_deps(python: Path) -> None:
-    """Install the package with its `test` extra, again only when pyproject.toml changed."""
+    """Install the package with its `test` and `bench` extras (micrograd, to measure
+    against), again only when pyproject.toml changed."""
     stamp = VENV / "pyproject.sha256"
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if stamp.exists() and stamp.read_text() == digest:
+    requirement = ".[test,bench]"
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + requirement.encode())
+    if stamp.exists() and stamp.read_text() == digest.hexdigest():
         return
-    run(python, "-m", "pip", "install", "--quiet", "-e", ".[test]")
-    stamp.write_text(digest)
+    run(python, "-m", "pip", "install", "--quiet", "-e", requirement)
+    stamp.write_text(digest.hexdigest())
 
 
 def engine_wheel(python: Path) -> Path:
@@ -248,21 +251,30 @@ def serve(port: int, isolation: bool) -> None:
 
 def test() -> None:
     """Install what the tests need, build, then lint and run every test."""
-    python = venv_python()
-    install_test_deps(python)
-    need(str(CHROMIUM), "chromium")
-    build()
+    python = prepare()
     run(python, "-m", "ruff", "check", ".")
     run(python, "-m", "pytest", "tests")
 
 
 def screenshot() -> None:
     """Build, then picture the page with the chapter's example run."""
+    run(prepare(), ROOT / "bench" / "screenshot.py")
+
+
+def bench() -> None:
+    """Build, then measure the engine against micrograd and the page against bare Pyodide."""
+    python = prepare()
+    run(python, ROOT / "bench" / "engine.py")
+    run(python, ROOT / "bench" / "page.py")
+
+
+def prepare() -> Path:
+    """The tools for a script that drives the built site: .venv, Chromium, dist/."""
     python = venv_python()
     install_test_deps(python)
     need(str(CHROMIUM), "chromium")
     build()
-    run(python, ROOT / "bench" / "screenshot.py")
+    return python
 
 
 def main() -> None:
@@ -275,6 +287,7 @@ def main() -> None:
     )
     commands.add_parser("test", help="install the test tools, build, run ruff and pytest")
     commands.add_parser("screenshot", help="build, then write docs/screenshot.png")
+    commands.add_parser("bench", help="build, then run the engine's and the page's benchmarks")
     args = parser.parse_args()
     if args.command == "serve":
         serve(args.port, not args.no_isolation)
@@ -282,6 +295,8 @@ def main() -> None:
         test()
     elif args.command == "screenshot":
         screenshot()
+    elif args.command == "bench":
+        bench()
     else:
         build()
 

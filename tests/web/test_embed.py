@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page
 import build
 from tests.web.pages import CoursePages, PlaygroundAt, course_page, playground, wait_for_all
 
-README = Path(__file__).parents[2] / "web" / "README-embed.md"
+README = Path(__file__).parents[2] / "README.md"
 LOOP = "print('looping')\nwhile True:\n    pass\n"
 CHAPTER_DATA = ["2.0", "-3.0", "10.0", "-6.0", "4.0", "0.999329"]
 
@@ -130,7 +130,7 @@ def test_a_course_page_on_another_origin_embeds_the_site(pages, site, new_page, 
 
 
 def host_snippet() -> str:
-    """The few lines README-embed.md tells a host page to add for the iframe variant."""
+    """The few lines the README tells a host page to add for the iframe variant."""
     blocks = re.findall(r"```html\n(.*?)```", README.read_text(), re.S)
     (block,) = [b for b in blocks if "autograd-playground:height" in b]
     return re.search(r"<script>.*</script>", block, re.S).group(0)
