@@ -29,13 +29,15 @@ def main() -> None:
         run = page.get_by_role("button", name="Run", exact=True)
         run.click()
         wait_for_state(page, "done")
+        drawn = page.locator("autograd-playground .picture[data-state='drawn']")
+        drawn.wait_for()
         page.screenshot(path=path)
         print(f"wrote {path}")
 
         page.locator("autograd-playground").evaluate(WITH_BACKWARD)
         run.click()
         wait_for_state(page, "done")
-        page.locator("autograd-playground .picture[data-state='drawn']").wait_for()
+        drawn.wait_for()
         for name in ("First", "Next", "Next"):
             page.get_by_role("button", name=name, exact=True).click()
         stepping = path.with_name("graph.png")
