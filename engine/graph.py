@@ -73,12 +73,15 @@ _new = tuple.__new__
 _alloc = object.__new__
 
 
-def push(g: Graph, data: float, kind: type, a: Any, b: Any = None) -> int:
-    """Append the node an op made and return its index (the hot path: no __init__)."""
+def push(
+    g: Graph, data: float, kind: type | None, a: Any, b: Any = None, label: str | None = None
+) -> int:
+    """Append a node (kind None: a leaf) and return its index; noting its source line
+    while `record_lines` is on. The hot path: no __init__."""
     v = _alloc(Value)
     v.data = data
     v.grad = 0.0
-    v.label = None
+    v.label = label
     v._kind = kind
     v._a = a
     v._b = b
@@ -128,11 +131,8 @@ def MakeValue(g: Graph, x: float, label: str | None = None) -> int:
         x = _as_float(x)
     if label is not None and type(label) is not str:
         raise TypeError(f"MakeValue: label must be a str or None, got {label!r}")
-    nodes = _nodes_of(g, "MakeValue")
-    nodes.append(Value(x, 0.0, None, label))
-    if _source_file is not None:
-        _note_line(g, len(nodes) - 1)
-    return len(nodes) - 1
+    _nodes_of(g, "MakeValue")  # a clear error for what is not a Graph
+    return push(g, x, None, None, None, label)
 
 
 _source_file: str | None = None
