@@ -3,8 +3,8 @@
 // (in a worker, see layout.js) lays the nodes out from their sizes alone; the
 // drawing is built here with learner text only ever set as textContent.
 //
-// Past FULL_LIMIT nodes, or when the whole graph takes too long to lay out,
-// the picture shows the neighbourhood of one node (the selected one, else the
+// Past FULL_LIMIT nodes, or when the whole graph takes longer to lay out than
+// deadlines.wholePictureMs, the picture shows the neighbourhood of one node (the selected one, else the
 // one Backward is visiting, else its root, else the last) and says so.
 //
 // data-state on the root: empty | laying-out | drawn | failed.
@@ -12,6 +12,7 @@
 import { element } from "./dom.js";
 import { shortNumber } from "./format.js";
 import { gradScale, shade } from "./grad-scale.js";
+import { deadlines } from "./deadlines.js";
 import { layout } from "./layout.js";
 import { PanZoom } from "./panzoom.js";
 
@@ -112,7 +113,8 @@ export class GraphView {
     let laidOut;
     try {
       const across = this.frame.clientWidth > 1.5 * this.frame.clientHeight;
-      laidOut = await layout(graphObject(t, nodes, across ? "LR" : "TB"));
+      const ms = this.whole ? deadlines.wholePictureMs : deadlines.neighbourhoodMs;
+      laidOut = await layout(graphObject(t, nodes, across ? "LR" : "TB"), ms);
     } catch (error) {
       if (ticket !== this.ticket) return;
       if (this.whole) {

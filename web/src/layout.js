@@ -1,23 +1,22 @@
 // Ask the layout worker to lay out a graph. The worker starts on the first
 // request (so Graphviz is fetched only once there is a graph to draw), and
 // is terminated, to be started afresh next time, when a layout fails or
-// takes longer than LAYOUT_MS.
+// takes longer than its deadline.
 
 import { moduleWorker } from "./module-worker.js";
 
-const LAYOUT_MS = 5000;
 const WORKER_URL = new URL("./layout-worker.js", import.meta.url);
 
 let worker = null;
 let lastId = 0;
 const pending = new Map(); // id -> {resolve, reject, timer}
 
-/** Graphviz's JSON layout of a viz.js graph object; rejects on failure or timeout. */
-export function layout(graph) {
+/** Graphviz's JSON layout of a viz.js graph object; rejects on failure or after `ms`. */
+export function layout(graph, ms) {
   worker ??= start();
   const id = ++lastId;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => restart(new Error("the layout took too long")), LAYOUT_MS);
+    const timer = setTimeout(() => restart(new Error("the layout took too long")), ms);
     pending.set(id, { resolve, reject, timer });
     worker.postMessage({ id, graph });
   });

@@ -7,7 +7,7 @@
 //                 pixels), or "auto": as tall as its code and output
 //   timeout       seconds a run may take before it is stopped
 //   hide-output   no output panel
-//   hide-table    no node tables
+//   hide-table    no nodes: no table, picture or stepper
 //   theme         light, dark, or (when absent) the page's color-scheme
 //   id            the key the learner's edits are kept under
 //

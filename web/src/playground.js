@@ -8,11 +8,14 @@
 //   data-state   loading | ready | running | done | error | stopped
 //   events       "ready" (Python is up), "run-end" (detail: the run's result)
 //   methods      run(), stop(), reset(); property `code` (get and set)
+//   deadlines    the class's `deadlines` (Stop's grace, the picture's layouts;
+//                see deadlines.js), which a test sets to check each side
 // Every playground on a page shares one Python worker (see runtime.js), which
 // starts when the first of them is about to be used (see lazy.js). The
 // author's attributes are described in options.js.
 
 import { authoredCode, codeKey } from "./authored.js";
+import { deadlines } from "./deadlines.js";
 import { element } from "./dom.js";
 import example from "./example.py";
 import { onFirstSight } from "./lazy.js";
@@ -39,6 +42,8 @@ const sheet = new CSSStyleSheet();
 sheet.replaceSync(css + graphCss);
 
 class AutogradPlayground extends HTMLElement {
+  static deadlines = deadlines;
+
   connectedCallback() {
     if (this.shadowRoot) return;
     this.runtime = sharedRuntime(WORKER_URL);

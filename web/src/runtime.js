@@ -5,15 +5,15 @@
 // Stop comes in tiers: with cross-origin isolation, an interrupt buffer raises
 // KeyboardInterrupt in Python (written again every 50 ms, since a single write
 // can be missed); without isolation, or if Python has not stopped within
-// STOP_GRACE_MS, the worker is terminated and a fresh one started. A worker
+// deadlines.stopGraceMs, the worker is terminated and a fresh one started. A worker
 // that crashes is replaced the same way; the queued runs go on in the new one.
 //
 // The worker starts on the first start() or run(), not before: a page of many
 // playgrounds downloads Python only once one of them is wanted.
 
+import { deadlines } from "./deadlines.js";
 import { moduleWorker } from "./module-worker.js";
 
-const STOP_GRACE_MS = 2000;
 const INTERRUPT_EVERY_MS = 50;
 const SIGINT = 2;
 
@@ -83,7 +83,7 @@ export class Runtime extends EventTarget {
     signal();
     job.timers = [
       setInterval(signal, INTERRUPT_EVERY_MS),
-      setTimeout(() => this.restart(), STOP_GRACE_MS),
+      setTimeout(() => this.restart(), deadlines.stopGraceMs),
     ];
   }
 

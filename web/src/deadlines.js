@@ -1,0 +1,18 @@
+// The page's deadlines, in one object that a host page or a test may change:
+//
+//   customElements.get("autograd-playground").deadlines.stopGraceMs = 500;
+//
+// A test that checks what happens past a deadline sets it, rather than
+// hoping the machine is slow or fast enough. Each is read when it starts to
+// count, so a change applies from the next Stop or layout on.
+
+export const deadlines = {
+  // After Stop, how long Python has to stop by itself (the interrupt) before
+  // its worker is replaced by a fresh one.
+  stopGraceMs: 2000,
+  // How long laying out a whole graph may take before the picture shows a
+  // neighbourhood of it instead.
+  wholePictureMs: 5000,
+  // How long laying out a neighbourhood may take before the picture gives up.
+  neighbourhoodMs: 30000,
+};
