@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 import build
 
@@ -165,20 +165,33 @@ class Playground:
 
 
 @pytest.fixture
-def open_playground(browser: Browser):
-    """Opens the playground at a URL in a fresh context; closes every context afterwards."""
-    contexts = []
+def new_context(browser: Browser):
+    """Makes fresh browser contexts (empty cache and storage) whose every wait may last
+    RUN_MS; closes them all afterwards."""
+    contexts: list[BrowserContext] = []
+
+    def new_context_(**context_options) -> BrowserContext:
+        context = browser.new_context(**context_options)
+        context.set_default_timeout(RUN_MS)
+        contexts.append(context)
+        return context
+
+    yield new_context_
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def open_playground(new_context):
+    """Opens the playground at a URL in a fresh context."""
 
     def open_(url: str, setup=None, **context_options) -> Playground:
-        context = browser.new_context(**context_options)
-        contexts.append(context)
+        context = new_context(**context_options)
         if setup:
             setup(context)
         return Playground(context.new_page()).open(url)
 
-    yield open_
-    for context in contexts:
-        context.close()
+    return open_
 
 
 @pytest.fixture

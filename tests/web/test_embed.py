@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 import build
 from tests.web.conftest import NEVER_MS, set_deadlines
@@ -45,18 +45,9 @@ def pages() -> Iterator[CoursePages]:
 
 
 @pytest.fixture
-def new_page(browser: Browser):
-    """A page in a fresh browser context (empty cache and storage); closed afterwards."""
-    contexts = []
-
-    def new_page_(**context_options) -> Page:
-        context = browser.new_context(**context_options)
-        contexts.append(context)
-        return context.new_page()
-
-    yield new_page_
-    for context in contexts:
-        context.close()
+def new_page(new_context):
+    """A page in a fresh browser context."""
+    return lambda **context_options: new_context(**context_options).new_page()
 
 
 def requests_of(page: Page) -> list[str]:
