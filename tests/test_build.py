@@ -23,7 +23,7 @@ import build
 
 SYSTEMS = ["linux", "darwin", "win32"]
 # Where Playwright's registry puts a Chromium build's executable, per system: Chrome for
-# Testing builds (Playwright >= 1.57) and Chromium builds (older Playwright).
+# Testing builds (newer Playwright) and Chromium builds (older Playwright).
 PLAYWRIGHT_LAYOUTS = [
     ("linux", "chrome-linux64/chrome"),
     ("linux", "chrome-linux-arm64/chrome"),
