@@ -7,24 +7,29 @@
     python build.py screenshot      build, then write docs/screenshot.png and docs/graph.png
     python build.py bench           build, then run bench/engine.py and bench/page.py
 
-Standard library only, so that a bare Python >= 3.10 can run it: everything
-else (the engine's build backend, Pyodide, CodeMirror, esbuild, pytest,
-Playwright, Chromium) is installed by the steps below.
+Standard library only, on Linux, macOS and Windows. `build` and `serve` need
+only Python >= 3.10 and npm: everything else (the engine's build backend,
+Pyodide, CodeMirror, esbuild) is installed by the steps below. `test`,
+`screenshot` and `bench` also install pytest and Playwright into .venv, and
+need a Chromium or Chrome: see find_chromium() for where it is looked for.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import functools
 import hashlib
 import http.server
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import threading
 import venv
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).parent.absolute()
@@ -32,9 +37,8 @@ WEB = ROOT / "web"
 DIST = ROOT / "dist"
 BUILD = ROOT / "build"
 VENV = ROOT / ".venv"
-CHROMIUM = Path("/usr/bin/chromium")
-# How the tests and benchmarks start Debian's Chromium: headless on a machine
-# with no GPU, and quiet (nothing of its own fetched from the network).
+# How the tests and benchmarks start Chromium: headless on a machine with no
+# GPU, and quiet (nothing of its own fetched from the network).
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -75,23 +79,159 @@ def run(*cmd: str | Path, cwd: Path = ROOT) -> None:
         sys.exit(f"build.py: failed: {' '.join(str(c) for c in cmd)}")
 
 
-def need(program: str, apt_package: str) -> None:
-    """Install a missing system program through apt-get when we are root, else say how."""
-    if shutil.which(program):
-        return
-    if os.name == "posix" and os.geteuid() == 0 and shutil.which("apt-get"):
-        run("apt-get", "update")
-        run("apt-get", "install", "-y", apt_package)
-        return
-    sys.exit(
-        f"build.py: {program} is missing. Install it, e.g. on Debian or Ubuntu:\n"
-        f"    sudo apt-get install -y {apt_package}"
-    )
+def can_apt_get() -> bool:
+    """Whether we may install system packages: root on a Linux with apt-get."""
+    return (sys.platform.startswith("linux") and os.geteuid() == 0
+            and shutil.which("apt-get") is not None)
+
+
+def apt_get_install(package: str) -> None:
+    run("apt-get", "update")
+    run("apt-get", "install", "-y", package)
+
+
+def need(program: str, apt_package: str) -> str:
+    """The full path of a system program (npm is npm.cmd on Windows), installed through
+    apt-get when it is missing and we can, else stop saying how to install it."""
+    if not shutil.which(program) and can_apt_get():
+        apt_get_install(apt_package)
+    found = shutil.which(program)
+    if not found:
+        sys.exit(
+            f"build.py: {program} is missing. Install it, e.g. on Debian or Ubuntu:\n"
+            f"    sudo apt-get install -y {apt_package}"
+        )
+    return found
+
+
+def system() -> str:
+    """`win32`, `darwin` or `linux` (which stands for any other Unix too)."""
+    return sys.platform if sys.platform in ("win32", "darwin") else "linux"
+
+
+# Where Playwright's Chromium builds keep their executable, per system: Chrome for
+# Testing (newer Playwright), then Chromium (older), as its browser registry lays them out.
+PLAYWRIGHT_CHROMIUM = {
+    "linux": ["chrome-linux64/chrome", "chrome-linux-arm64/chrome", "chrome-linux/chrome"],
+    "darwin": [
+        "chrome-mac-arm64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
+        "chrome-mac-x64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
+        "chrome-mac/Chromium.app/Contents/MacOS/Chromium",
+    ],
+    "win32": ["chrome-win64/chrome.exe", "chrome-win/chrome.exe"],
+}
+MACOS_APPLICATIONS = Path("/Applications")  # and ~/Applications
+MACOS_APPS = [
+    "Google Chrome.app/Contents/MacOS/Google Chrome",
+    "Chromium.app/Contents/MacOS/Chromium",
+    "Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
+]
+WINDOWS_APPS = [
+    "Google/Chrome/Application/chrome.exe",
+    "Chromium/Application/chrome.exe",
+    "Microsoft/Edge/Application/msedge.exe",
+]
+# Folders that hold WINDOWS_APPS, by the environment variables that name them.
+WINDOWS_APP_FOLDERS = ["ProgramFiles", "ProgramFiles(x86)", "LOCALAPPDATA"]
+CHROMIUM_COMMANDS = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+CHROMIUM_HINTS = {
+    "linux": "install it, e.g. `sudo apt-get install -y chromium` on Debian"
+             " or `sudo dnf install -y chromium` on Fedora",
+    "darwin": "install Google Chrome, or Chromium with `brew install --cask chromium`",
+    "win32": "install Google Chrome",
+}
+
+
+class ChromiumNotFoundError(Exception):
+    """No Chromium to drive; the message says what to do about it."""
+
+
+def venv_python_path() -> Path:
+    """Where .venv keeps its Python on this system."""
+    return VENV / ("Scripts/python.exe" if system() == "win32" else "bin/python")
+
+
+def playwright_browsers() -> Path | None:
+    """The folder where Playwright keeps the browsers it downloads, found as Playwright
+    finds it: PLAYWRIGHT_BROWSERS_PATH (0 is inside its package), else this system's cache."""
+    configured = os.environ.get("PLAYWRIGHT_BROWSERS_PATH")
+    if configured == "0":  # in the playwright package, in .venv
+        packages = [*VENV.glob("lib/python3*/site-packages"), VENV / "Lib" / "site-packages"]
+        inside = "playwright/driver/package/.local-browsers"
+        return next((folder / inside for folder in packages if (folder / inside).is_dir()), None)
+    if configured:
+        return Path(configured).absolute()
+    if system() == "win32":
+        cache = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif system() == "darwin":
+        cache = Path.home() / "Library" / "Caches"
+    else:
+        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "ms-playwright"
+
+
+def chromium_candidates() -> Iterator[Path]:
+    """Every place a Chromium may be, best first: Playwright's own builds, newest first,
+    then where this system's installers put Chrome, Chromium or Edge, then PATH."""
+    browsers = playwright_browsers()
+    if browsers and browsers.is_dir():
+        revisions = {int(folder.name.removeprefix("chromium-")): folder
+                     for folder in browsers.glob("chromium-*")
+                     if folder.name.removeprefix("chromium-").isdigit()}
+        for revision in sorted(revisions, reverse=True):
+            yield from (revisions[revision] / layout for layout in PLAYWRIGHT_CHROMIUM[system()])
+    if system() == "darwin":
+        for app in MACOS_APPS:
+            yield from (folder / app for folder in (MACOS_APPLICATIONS,
+                                                    Path.home() / "Applications"))
+    if system() == "win32":
+        folders = [os.environ[name] for name in WINDOWS_APP_FOLDERS if os.environ.get(name)]
+        for app in WINDOWS_APPS:
+            yield from (Path(folder) / app for folder in folders)
+    for command in CHROMIUM_COMMANDS:
+        found = shutil.which(command)
+        if found:
+            yield Path(found)
+
+
+def is_executable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def find_chromium() -> Path:
+    """The Chromium or Chrome the tests and benchmarks drive: the CHROMIUM environment
+    variable (a path or a command), else the first of chromium_candidates() there is."""
+    configured = os.environ.get("CHROMIUM")
+    if configured:
+        found = shutil.which(configured)
+        if not found:
+            raise ChromiumNotFoundError(
+                f"CHROMIUM={configured} is not an executable file: set the environment "
+                "variable CHROMIUM to a Chromium or Chrome binary, or unset it")
+        return Path(found).absolute()
+    found = next((path for path in chromium_candidates() if is_executable(path)), None)
+    if not found:
+        raise ChromiumNotFoundError(
+            f"no Chromium or Chrome found: {CHROMIUM_HINTS[system()]};\n"
+            f"or let Playwright fetch its own: {venv_python_path()} -m playwright install "
+            "chromium;\nor set the environment variable CHROMIUM to a Chromium or Chrome binary")
+    return found
+
+
+def ensure_chromium() -> None:
+    """Make sure find_chromium() finds one: else install Debian's chromium when we can,
+    else stop saying what to install."""
+    try:
+        find_chromium()
+    except ChromiumNotFoundError as missing:
+        if os.environ.get("CHROMIUM") or not can_apt_get():
+            sys.exit(f"build.py: {missing}")
+        apt_get_install("chromium")
 
 
 def venv_python() -> Path:
     """The project's .venv, created on first use; builds and tests run in it."""
-    python = VENV / "bin" / "python"
+    python = venv_python_path()
     if not python.exists():
         try:
             venv.create(VENV, with_pip=True)
@@ -139,11 +279,17 @@ def micropip_wheel(python: Path) -> Path:
 
 def npm_ci() -> None:
     """Install web/'s npm packages exactly as package-lock.json pins them, when it changed."""
-    need("npm", "npm")
+    npm = need("npm", "npm")
     installed = WEB / "node_modules" / ".package-lock.json"
     lock = WEB / "package-lock.json"
     if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
-        run("npm", "ci", "--no-audit", "--no-fund", cwd=WEB)
+        run(npm, "ci", "--no-audit", "--no-fund", cwd=WEB)
+
+
+def esbuild() -> Path:
+    """esbuild as npm installed it: a native binary, or on Windows a .cmd that runs it
+    through node."""
+    return WEB / "node_modules" / ".bin" / ("esbuild.cmd" if system() == "win32" else "esbuild")
 
 
 def bundle() -> None:
@@ -152,12 +298,11 @@ def bundle() -> None:
     then, on its own, the worker that lays out the graph's picture with Graphviz. Two
     runs, so no code is shared into a chunk: embed.js must stay at the top of dist/,
     since it finds the site's files from its own URL."""
-    esbuild = WEB / "node_modules" / ".bin" / "esbuild"
     common = ["--bundle", "--format=esm", "--target=es2022", "--minify", "--sourcemap",
               "--log-level=warning", f"--outdir={DIST}"]
-    run(esbuild, WEB / "src" / "embed.js", *common, "--splitting",
+    run(esbuild(), WEB / "src" / "embed.js", *common, "--splitting",
         "--loader:.css=text", "--loader:.py=text", "--chunk-names=chunks/[name]-[hash]")
-    run(esbuild, WEB / "src" / "layout-worker.js", *common)
+    run(esbuild(), WEB / "src" / "layout-worker.js", *common)
 
 
 def copy_site(engine: Path, micropip: Path) -> None:
@@ -214,39 +359,64 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def make_server(
-    port: int = 0, isolation: bool = True, quiet: bool = False
-) -> http.server.ThreadingHTTPServer:
-    """A server for dist/ on 127.0.0.1 (port 0 picks a free one); the tests use it too."""
-    if not (DIST / "index.html").exists():
-        raise FileNotFoundError(f"{DIST} is not built: run `python build.py` first")
+class Server(http.server.ThreadingHTTPServer):
+    """A threading HTTP server that owns its port. On Windows SO_REUSEADDR lets a second
+    server bind a port another is listening on (CPython gh-85307), so it is off there;
+    elsewhere it only lets a restarted server take its port back at once."""
+
+    allow_reuse_address = sys.platform != "win32"
+
+
+def make_server(port: int = 0, isolation: bool = True, quiet: bool = False) -> Server:
+    """A server for dist/ on 127.0.0.1 (port 0 picks a free one)."""
     handler = type(
         "SiteHandler",
         (Handler,),
         {"isolation": isolation, "quiet": quiet},
     )
-    return http.server.ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(handler, directory=str(DIST))
-    )
+    return Server(("127.0.0.1", port), functools.partial(handler, directory=str(DIST)))
 
 
-def start_server(isolation: bool = True) -> tuple[http.server.ThreadingHTTPServer, str]:
-    """Serve dist/ quietly from a background thread; returns the server and its base URL."""
+def start_server(isolation: bool = True) -> tuple[Server, str]:
+    """Serve the built dist/ quietly from a background thread; returns the server and its
+    base URL. The tests use it too."""
+    if not (DIST / "index.html").exists():
+        raise FileNotFoundError(f"{DIST} is not built: run `python build.py` first")
     server = make_server(isolation=isolation, quiet=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
+def free_port(after: int) -> int:
+    """The first free port after `after`, else 0 (which lets the system pick one)."""
+    for port in range(after + 1, min(after + 101, 65536)):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                pass
+    return 0
+
+
 def serve(port: int, isolation: bool) -> None:
-    """Build, then serve dist/ until interrupted."""
+    """Take the port, then build, then serve dist/ until interrupted. The port comes first:
+    when it is busy, the build would have wiped the dist/ another server is serving."""
+    try:
+        server = make_server(port, isolation)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            sys.exit(f"build.py: port {port} is in use; try --port {free_port(port)}")
+        sys.exit(f"build.py: cannot serve on port {port}: {error.strerror}")
     build()
-    server = make_server(port, isolation)
     mode = "cross-origin isolated" if isolation else "without isolation headers"
     print(f"serving {DIST} ({mode}) at http://127.0.0.1:{server.server_address[1]}/", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
+    finally:
+        server.server_close()
 
 
 def test() -> None:
@@ -269,24 +439,34 @@ def bench() -> None:
 
 
 def prepare() -> Path:
-    """The tools for a script that drives the built site: .venv, Chromium, dist/."""
+    """The tools for a script that drives the built site: .venv, a Chromium, dist/."""
     python = venv_python()
     install_test_deps(python)
-    need(str(CHROMIUM), "chromium")
+    ensure_chromium()
     build()
     return python
+
+
+def port_number(text: str) -> int:
+    """--port's value: a TCP port number."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
+    return int(text)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command")
     serve_parser = commands.add_parser("serve", help="build, then serve dist/ on localhost")
-    serve_parser.add_argument("--port", type=int, default=8000)
+    serve_parser.add_argument("--port", type=port_number, default=8000,
+                              help="0 lets the system pick a free port (default: 8000)")
     serve_parser.add_argument(
         "--no-isolation", action="store_true", help="omit the COOP/COEP headers"
     )
     commands.add_parser("test", help="install the test tools, build, run ruff and pytest")
-    commands.add_parser("screenshot", help="build, then write docs/screenshot.png")
+    commands.add_parser(
+        "screenshot", help="build, then write docs/screenshot.png and docs/graph.png"
+    )
     commands.add_parser("bench", help="build, then run the engine's and the page's benchmarks")
     args = parser.parse_args()
     if args.command == "serve":

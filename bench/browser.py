@@ -1,5 +1,5 @@
 """What bench/page.py and bench/screenshot.py share: dist/ served by build.py's own
-server, and Debian's Chromium started the way the tests start it."""
+server, and the Chromium that build.py finds, started the way the tests start it."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ def served_browser(isolation: bool = True) -> Iterator[tuple[Browser, str]]:
             # Eager memory measurement: measureUserAgentSpecificMemory() answers at
             # once instead of at the next scheduled GC (up to 20 s later).
             args = [*build.CHROMIUM_ARGS, "--enable-blink-features=ForceEagerMeasureMemory"]
-            browser = playwright.chromium.launch(executable_path=str(build.CHROMIUM), args=args)
+            chromium = build.find_chromium()
+            browser = playwright.chromium.launch(executable_path=chromium, args=args)
             yield browser, url
             browser.close()
     finally:

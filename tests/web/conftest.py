@@ -54,10 +54,12 @@ def plain_site() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
+    try:
+        chromium = build.find_chromium()
+    except build.ChromiumNotFoundError as missing:
+        pytest.fail(str(missing), pytrace=False)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(build.CHROMIUM), args=build.CHROMIUM_ARGS
-        )
+        browser = playwright.chromium.launch(executable_path=chromium, args=build.CHROMIUM_ARGS)
         yield browser
         browser.close()
 

@@ -1,0 +1,25 @@
+"""The CHROMIUM variable with a real browser: build.py finds the one it names, wherever it
+is, and Playwright drives that one."""
+
+from __future__ import annotations
+
+import build
+
+
+def test_a_chromium_named_by_the_variable_is_found_there_and_loads_the_site(
+    browser, site, tmp_path, monkeypatch
+):
+    elsewhere = tmp_path / "somewhere else" / "my-chromium"
+    elsewhere.parent.mkdir()
+    elsewhere.symlink_to(build.find_chromium())
+    monkeypatch.setenv("CHROMIUM", str(elsewhere))
+    assert build.find_chromium() == elsewhere
+
+    chromium = browser.browser_type.launch(executable_path=elsewhere, args=build.CHROMIUM_ARGS)
+    try:
+        page = chromium.new_page()
+        page.goto(site)
+        assert page.title() == "Autograd playground"
+        assert page.evaluate("crossOriginIsolated") is True
+    finally:
+        chromium.close()
