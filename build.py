@@ -423,7 +423,7 @@ def test() -> None:
     """Install what the tests need, build, then lint and run every test."""
     python = prepare()
     run(python, "-m", "ruff", "check", ".")
-    run(python, "-m", "pytest", "tests")
+    run(python, "-m", "pytest", "tests", "--durations=10")  # the slowest tests, to keep in view
 
 
 def screenshot() -> None:
