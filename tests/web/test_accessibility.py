@@ -4,6 +4,7 @@ in both themes, with the table, the picture and the stepper showing."""
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -13,7 +14,7 @@ import build
 
 from .conftest import RUN_MS
 from .pages import PlaygroundAt
-from .test_graph import with_backward
+from .test_graph import box, line_of, node_line, run_and_draw, step_button, stepper, with_backward
 
 AXE = build.WEB / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -97,3 +98,142 @@ def test_axe_finds_no_wcag_a_or_aa_violations_after_a_run_with_backward(new_page
     run_with_backward_showing(PlaygroundAt(page, selector), code)
     violations = axe_violations(page)
     assert [v["id"] for v in violations] == [], f"axe on {name}:\n{readable(violations)}"
+
+
+# The picture by keyboard: one tab stop, a listbox of the value boxes.
+
+# The chapter's ops as a screen reader hears them, by node.
+CHAPTER_OPS = ["leaf", "leaf", "leaf", "Mul of 0 and 1", "Add of 3 and 2", "Tanh of 4"]
+
+
+def focused_node(playground) -> str | None:
+    """The data-node of the element that has focus in the playground, if it is a box."""
+    return playground.element.evaluate("el => el.shadowRoot.activeElement?.dataset?.node ?? null")
+
+
+def tab_into_the_picture(playground) -> None:
+    playground.element.get_by_role("button", name="Fit the picture").focus()
+    playground.page.keyboard.press("Tab")
+
+
+def spoken_names(playground) -> list[str]:
+    """The names of the picture's options, in node order, as Chromium's accessibility tree
+    (what screen readers read) has them."""
+    tree = playground.page.context.new_cdp_session(playground.page).send(
+        "Accessibility.getFullAXTree"
+    )
+    nodes = {n["nodeId"]: n for n in tree["nodes"]}
+
+    def role(n: dict) -> str:
+        return n.get("role", {}).get("value", "")
+
+    def options(n: dict) -> list[str]:
+        if role(n) == "option":
+            return [n["name"]["value"]]
+        return [name for c in n.get("childIds", []) if c in nodes for name in options(nodes[c])]
+
+    (picture,) = [n for n in nodes.values() if role(n) == "listbox"]
+    return options(picture)
+
+
+def test_the_picture_is_one_tab_stop_whose_arrow_keys_move_between_nodes_in_index_order(
+    playground,
+):
+    run_and_draw(playground, with_backward(playground.code))
+    keys = playground.page.keyboard
+    tab_into_the_picture(playground)
+    assert focused_node(playground) == "5"  # Backward's root, the node that matters most
+    keys.press("Tab")
+    expect(stepper(playground)).to_be_focused()  # the next control after the picture
+    keys.press("Shift+Tab")
+    assert focused_node(playground) == "5"
+
+    visited = []
+    for key in ["Home", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowLeft", "ArrowUp", "End",
+                "ArrowRight"]:
+        keys.press(key)
+        visited.append(focused_node(playground))
+        in_tab_order = playground.element.locator(".picture-frame [tabindex='0']")
+        assert in_tab_order.evaluate_all("els => els.map(e => e.dataset.node)") == [visited[-1]]
+    assert visited == ["0", "1", "2", "3", "2", "1", "5", "5"]
+    # Moving is not selecting: the table has no row selected.
+    assert playground.element.locator("tbody tr[aria-selected='true']").count() == 0
+
+
+def test_enter_selects_the_focused_node_in_the_table_the_picture_and_the_code(playground):
+    run_and_draw(playground, with_backward(playground.code))
+    keys = playground.page.keyboard
+    tab_into_the_picture(playground)
+    keys.press("Home")
+    for _ in range(3):
+        keys.press("ArrowRight")
+    keys.press("Enter")
+    assert focused_node(playground) == "3"
+    assert playground.element.locator("tbody tr[aria-selected='true'] th").all_text_contents() == [
+        "3"
+    ]
+    assert box(playground, 3).get_attribute("aria-selected") == "true"
+    assert node_line(playground) == line_of(playground, "VTanh(")
+
+    keys.press("ArrowLeft")
+    keys.press(" ")
+    assert box(playground, 2).get_attribute("aria-selected") == "true"
+    assert box(playground, 3).get_attribute("aria-selected") == "false"
+    assert node_line(playground) == line_of(playground, 'label="c"')
+
+
+def centre_is_in_view(playground, i: int) -> bool:
+    frame = playground.element.locator(".picture-frame").bounding_box()
+    rect = box(playground, i).locator("rect:not(.ring)").bounding_box()
+    x, y = rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
+    return (frame["x"] <= x <= frame["x"] + frame["width"]
+            and frame["y"] <= y <= frame["y"] + frame["height"])
+
+
+def test_the_focused_node_has_a_focus_ring_and_is_brought_into_view(playground):
+    run_and_draw(playground, with_backward(playground.code))
+    keys = playground.page.keyboard
+    tab_into_the_picture(playground)
+    ring = box(playground, 5).locator("rect.ring")
+    expect(ring).to_be_visible()
+    for _ in range(8):
+        keys.press("+")  # zooms in about the middle, far enough to leave the ends out
+    assert not centre_is_in_view(playground, 0)
+    keys.press("Home")
+    assert centre_is_in_view(playground, 0)
+    expect(box(playground, 0).locator("rect.ring")).to_be_visible()
+    expect(ring).to_be_hidden()
+    keys.press("End")
+    assert centre_is_in_view(playground, 5)
+
+
+def test_each_node_is_named_for_a_screen_reader_with_its_op_data_and_grad(playground):
+    run_and_draw(playground, with_backward(playground.code))
+    frame = playground.element.get_by_role("listbox", name="Picture of the graph")
+    expect(frame).to_have_accessible_description(re.compile(r"^Arrow keys move from node to node"))
+
+    def expected() -> list[str]:
+        rows = zip(playground.rows(), CHAPTER_OPS, strict=True)
+        return [f"node {i}, {label + ', ' if label else ''}data {data}, grad {grad}, {op}"
+                for (i, label, _, data, grad), op in rows]
+
+    names = expected()
+    assert names[0].startswith("node 0, a, data 2.0, grad -0.00")
+    assert names[3].startswith("node 3, data -6.0, grad 0.00")
+    for i, name in enumerate(names):
+        expect(frame.get_by_role("option", name=name, exact=True)).to_have_attribute(
+            "data-node", str(i)
+        )
+    assert spoken_names(playground) == names
+
+    step_button(playground, "First").click()  # grads back to Backward's start
+    step_button(playground, "Next").click()  # visits node 5, adds to node 4
+    names = expected()
+    assert [name.split(", grad ")[1][:5] for name in names[:4]] == ["0.0, "] * 4  # not reached
+    assert spoken_names(playground) == [
+        names[0], names[1], names[2], names[3],
+        f"{names[4]}, Backward adds to its grad",
+        f"{names[5]}, Backward is visiting it",
+    ]
+    box(playground, 1).click()
+    expect(frame.get_by_role("option", selected=True)).to_have_attribute("data-node", "1")
