@@ -100,6 +100,27 @@ def test_axe_finds_no_wcag_a_or_aa_violations_after_a_run_with_backward(new_page
     assert [v["id"] for v in violations] == [], f"axe on {name}:\n{readable(violations)}"
 
 
+# The grads' shades and their legend, in the table and the picture.
+SHADES = """root => [
+  ...root.querySelectorAll('tbody td.grad, .legend .pos, .legend .neg'),
+  ...root.querySelectorAll('svg.graph g.value rect:not(.ring)'),
+].map(e => { const s = getComputedStyle(e); return s.backgroundColor + ' ' + s.fill; })"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_theme_attribute_shades_grads_as_the_systems_own_theme_does(new_page, site, theme):
+    other = {"light": "dark", "dark": "light"}[theme]
+    shades = {}
+    for query, scheme in [("", theme), (f"?theme={theme}", other)]:
+        page = new_page(color_scheme=scheme)
+        page.goto(f"{site}embed.html{query}{share_fragment(EXAMPLE_WITH_BACKWARD)}")
+        playground = PlaygroundAt(page, "autograd-playground")
+        run_with_backward_showing(playground)
+        shades[query] = playground.element.evaluate(f"el => ({SHADES})(el.shadowRoot)")
+    assert len(shades[""]) == 6 + 2 + 6
+    assert shades[f"?theme={theme}"] == shades[""]
+
+
 # The picture by keyboard: one tab stop, a listbox of the value boxes.
 
 # The chapter's ops as a screen reader hears them, by node.
