@@ -1,5 +1,6 @@
 """Accessible to all: no WCAG 2.1 A or AA violation that axe-core finds, on every page and
-in both themes, with the table, the picture and the stepper showing."""
+in both themes (the system's or the theme attribute's), with the table, the picture and
+the stepper showing; and the picture driven by keyboard and named for screen readers."""
 
 from __future__ import annotations
 
@@ -98,6 +99,26 @@ def test_axe_finds_no_wcag_a_or_aa_violations_after_a_run_with_backward(new_page
     run_with_backward_showing(PlaygroundAt(page, selector), code)
     violations = axe_violations(page)
     assert [v["id"] for v in violations] == [], f"axe on {name}:\n{readable(violations)}"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations_with_changes_a_step_a_selection_and_focus_in_the_picture(
+    open_playground, site, scheme
+):
+    playground = open_playground(site, color_scheme=scheme)
+    run_and_draw(playground, EXAMPLE_WITH_BACKWARD)
+    run_and_draw(playground, EXAMPLE_WITH_BACKWARD.replace("2.0", "3.0"))  # marks Δ
+    step_button(playground, "First").click()
+    step_button(playground, "Next").click()
+    tab_into_the_picture(playground)
+    playground.page.keyboard.press("Home")
+    playground.page.keyboard.press("Enter")
+    picture = playground.element.locator("svg.graph")
+    for marked in ["changed", "current", "target", "selected"]:
+        expect(picture.locator(f"g.value.{marked}").first).to_be_visible()
+    expect(picture.locator("g.value:focus-visible rect.ring")).to_be_visible()
+    violations = axe_violations(playground.page)
+    assert [v["id"] for v in violations] == [], f"axe, {scheme}:\n{readable(violations)}"
 
 
 # The grads' shades and their legend, in the table and the picture.
