@@ -29,7 +29,7 @@ const GLYPHS = { pos: "▲ ", neg: "▼ " };
 const MAX_CHARS = 32; // of a name in a box; the table and the box's tooltip have it whole
 const KEYS_HELP =
   "Arrow keys move from node to node in the order the code made them, the table's order; " +
-  "Home and End go to the first and the last. Enter selects the node, in the table and in the code. " +
+  "Home and End go to the first and the last. Enter or Space selects the node, in the table and the code. " +
   "Shift with an arrow key pans; + and - zoom; 0 fits the picture.";
 
 export class GraphView {
