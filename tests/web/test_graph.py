@@ -160,15 +160,15 @@ def test_the_picture_zooms_and_pans_and_fit_shows_it_all_again(playground):
     run_and_draw(playground)
     svg = playground.element.locator("svg.graph")
     fitted = [float(x) for x in svg.get_attribute("viewBox").split()]
-    frame = playground.element.locator(".picture-frame")
-    frame.focus()
+    playground.element.get_by_role("button", name="Fit the picture").focus()
+    playground.page.keyboard.press("Tab")  # onto a box of the picture
     playground.page.keyboard.press("+")
     zoomed = [float(x) for x in svg.get_attribute("viewBox").split()]
     assert zoomed[2] == pytest.approx(fitted[2] / 1.25)
-    playground.page.keyboard.press("ArrowRight")
+    playground.page.keyboard.press("Shift+ArrowRight")
     panned = [float(x) for x in svg.get_attribute("viewBox").split()]
     assert panned[0] > zoomed[0] and panned[2:] == zoomed[2:]
-    frame.hover()
+    playground.element.locator(".picture-frame").hover()
     playground.page.mouse.wheel(0, 100)  # zooms out
     playground.page.wait_for_function(
         f"w => +{ROOT}.querySelector('svg.graph').getAttribute('viewBox').split(' ')[2] > w",

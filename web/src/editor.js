@@ -67,6 +67,9 @@ export function createEditor({ parent, root, doc, onChange, readOnly = false }) 
         autocapitalize: "off",
         spellcheck: "false",
         "aria-label": "Python code",
+        // Already in the tab order as contenteditable; the tabindex tells checkers that
+        // do not count contenteditable (axe-core) that the keyboard can scroll the code.
+        tabindex: "0",
       }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) onChange(update.state.doc.toString());

@@ -7,6 +7,10 @@
 // deadlines.wholePictureMs, the picture shows the neighbourhood of one node (the selected one, else the
 // one Backward is visiting, else its root, else the last) and says so.
 //
+// By keyboard the picture is one tab stop, a listbox of the value boxes (roving
+// tabindex: the focused box is the one in the tab order). The arrow keys move
+// from box to box in index order, the table's; Enter or Space selects.
+//
 // data-state on the root: empty | laying-out | drawn | failed.
 
 import { element } from "./dom.js";
@@ -24,14 +28,19 @@ const CHAR_PT = 6.6; // 11px monospace
 const LINE_PT = 14;
 const GLYPHS = { pos: "▲ ", neg: "▼ " };
 const MAX_CHARS = 32; // of a name in a box; the table and the box's tooltip have it whole
+const KEYS_HELP =
+  "Arrow keys move from node to node in the order the code made them, the table's order; " +
+  "Home and End go to the first and the last. Enter or Space selects the node, in the table and the code. " +
+  "Shift with an arrow key pans; + and - zoom; 0 fits the picture.";
 
 export class GraphView {
   constructor() {
     this.onSelect = () => {}; // (node index) when the learner clicks a node
     this.note = element("p", { className: "picture-note" });
-    this.frame = element("div", { className: "picture-frame", tabIndex: 0 });
-    this.frame.setAttribute("role", "img");
-    this.frame.setAttribute("aria-label", "Picture of the graph: arrow keys pan, + and - zoom, 0 fits");
+    this.frame = element("div", { className: "picture-frame" });
+    this.frame.setAttribute("role", "listbox");
+    this.frame.setAttribute("aria-label", "Picture of the graph");
+    this.frame.setAttribute("aria-describedby", "picture-keys");
     const zoomButton = (text, title, action) => {
       const b = element("button", { type: "button", textContent: text, title, ariaLabel: title });
       b.addEventListener("click", action);
@@ -47,10 +56,16 @@ export class GraphView {
       ]),
       this.frame,
       legend(),
+      element("p", { id: "picture-keys", hidden: true, textContent: KEYS_HELP }),
     ]);
     this.frame.addEventListener("click", (event) => {
       const node = event.target.closest?.("[data-node]");
       if (node && !this.panzoom.dragged) this.onSelect(Number(node.dataset.node));
+    });
+    this.frame.addEventListener("keydown", (event) => this.onKey(event));
+    this.frame.addEventListener("focusin", (event) => {
+      const node = event.target.closest?.("[data-node]");
+      if (node) this.activate(Number(node.dataset.node), true);
     });
     this.show(null);
   }
@@ -63,6 +78,8 @@ export class GraphView {
     this.users = null;
     this.nodes = null; // the value nodes of the latest drawing asked for
     this.boxes = null; // value node -> its drawn parts, once drawn
+    this.order = []; // the drawn value nodes in index order, as the arrow keys visit them
+    this.active = null; // the box in the tab order
     this.whole = table !== null && table.count <= FULL_LIMIT;
     this.grads = table?.grad ?? [];
     this.top = gradScale(this.grads);
@@ -82,6 +99,7 @@ export class GraphView {
    *  graph's picture moves to the neighbourhood of the node that now matters. */
   setMarks(marks) {
     this.marks = { ...this.marks, ...marks };
+    if (Number.isInteger(marks.selected)) this.activate(marks.selected); // where Tab comes back to
     if (this.nodes && !this.nodes.has(this.focus())) this.draw();
     else this.paint();
   }
@@ -128,10 +146,12 @@ export class GraphView {
     if (ticket !== this.ticket) return; // a newer table or focus came meanwhile
     const { svg, width, height, boxes } = drawing(t, laidOut);
     this.boxes = boxes;
+    this.order = [...boxes.keys()].sort((a, b) => a - b);
     this.frame.replaceChildren(svg);
     this.panzoom.attach(svg, width, height);
     const focus = boxes.get(this.focus());
     if (!this.whole && focus) this.panzoom.centre(focus.x, focus.y); // a neighbourhood's point is its centre
+    this.activate(boxes.has(this.active) ? this.active : this.focus());
     this.paint();
     this.root.dataset.state = "drawn";
   }
@@ -148,6 +168,7 @@ export class GraphView {
       box.group.classList.toggle("target", targets.has(i));
       box.group.classList.toggle("changed", this.changed(i));
       box.group.setAttribute("aria-selected", String(selected === i));
+      box.group.setAttribute("aria-label", spoken(this.table, i, this.grads[i], box.group.classList));
     }
     for (const edge of this.frame.querySelectorAll("path.edge")) {
       edge.classList.toggle("active", current !== null && edge.dataset.head === `op${current}`);
@@ -155,6 +176,53 @@ export class GraphView {
     const focus = this.boxes.get(this.marks.selected ?? this.marks.current);
     if (focus) this.panzoom.show(focus.x, focus.y);
   }
+
+  /** Make box `i` the picture's tab stop (once it is drawn); `reveal`: it has focus, so
+   *  pan it into view. */
+  activate(i, reveal = false) {
+    this.boxes?.get(this.active)?.group.setAttribute("tabindex", "-1");
+    this.active = i;
+    const box = this.boxes?.get(i);
+    if (!box) return; // not drawn yet: draw() makes it the tab stop
+    box.group.setAttribute("tabindex", "0");
+    if (reveal) this.panzoom.show(box.x, box.y);
+  }
+
+  /** Arrow keys, Home and End move the focus from box to box; Enter or Space selects. */
+  onKey(event) {
+    if (!this.boxes || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
+    const at = this.order.indexOf(this.active);
+    const last = this.order.length - 1;
+    const moves = { ArrowLeft: at - 1, ArrowUp: at - 1, ArrowRight: at + 1, ArrowDown: at + 1, Home: 0, End: last };
+    if (event.key in moves) {
+      const i = this.order[Math.max(0, Math.min(last, moves[event.key]))];
+      this.boxes.get(i).group.focus({ preventScroll: true }); // focusin makes it the active box
+    } else if (event.key === "Enter" || event.key === " ") {
+      this.onSelect(this.active);
+    } else {
+      return;
+    }
+    event.preventDefault();
+  }
+}
+
+/** Value node i as a screen reader says it: "node 3, data -6.0, grad 0.00134, Mul of 0 and 1".
+ *  The box's own text (name, data, grad, Δ) comes first and in its order, so that the
+ *  words a learner sees are the words that name it (and voice control finds it by them). */
+function spoken(t, i, grad, marks) {
+  const [, name, operands] = /^([^(]*)\((.*)\)$/.exec(t.op[i]) ?? [];
+  return [
+    `node ${i}`,
+    t.label[i] && clip(t.label[i]),
+    `data ${shortNumber(t.data[i])}`,
+    `grad ${shortNumber(grad)}`,
+    marks.contains("changed") && "Δ changed since the last run",
+    name === undefined ? t.op[i] : `${name} of ${operands.split(", ").join(" and ")}`,
+    marks.contains("current") && "Backward is visiting it",
+    marks.contains("target") && "Backward adds to its grad",
+  ]
+    .filter(Boolean)
+    .join(", ");
 }
 
 /** What the shades and marks mean, in words. */
@@ -260,9 +328,9 @@ function drawing(t, layout) {
     const [x, y] = text.split(",").map(Number);
     return [x, height - y];
   };
-  const svg = svgElement("svg", { class: "graph", preserveAspectRatio: "xMidYMid meet" });
-  const edgeLayer = svgElement("g", { class: "edges" });
-  const nodeLayer = svgElement("g", { class: "nodes" });
+  const svg = svgElement("svg", { class: "graph", preserveAspectRatio: "xMidYMid meet", role: "none" });
+  const edgeLayer = svgElement("g", { class: "edges", "aria-hidden": "true" }); // the boxes' names say it
+  const nodeLayer = svgElement("g", { class: "nodes", role: "none" });
   svg.append(edgeLayer, nodeLayer);
   const names = [];
   const boxes = new Map();
@@ -273,7 +341,7 @@ function drawing(t, layout) {
     const h = Number(node.height) * POINTS;
     const i = Number(node.name.replace(/^(v|op)/, ""));
     if (node.name.startsWith("op")) {
-      const group = svgElement("g", { class: "op", "data-op": i });
+      const group = svgElement("g", { class: "op", "data-op": i, "aria-hidden": "true" }); // its box names it
       group.append(
         svgElement("ellipse", { cx: x, cy: y, rx: w / 2, ry: h / 2 }),
         svgText(x, y + 4, opName(t, i), "op-name"),
@@ -282,15 +350,21 @@ function drawing(t, layout) {
       nodeLayer.append(group);
       continue;
     }
-    const group = svgElement("g", { class: "value", "data-node": i });
+    const group = svgElement("g", { class: "value", "data-node": i, role: "option", tabindex: -1 });
     const left = x - w / 2 + 8;
     const top = y - h / 2;
     const grad = svgText(left, top + 4 + 3 * LINE_PT - 3, "", "grad-line");
     group.append(
+      svgElement("rect", { x: x - w / 2 - 4, y: top - 4, width: w + 8, height: h + 8, rx: 7, class: "ring" }),
       svgElement("rect", { x: x - w / 2, y: top, width: w, height: h, rx: 4 }),
+      // Spaces between the lines, which draw nothing but keep their words apart for
+      // whatever reads the box's text as one string (the name checks do).
       svgText(left, top + 4 + LINE_PT - 3, nodeName(t, i), "name-line"),
+      " ",
       svgText(left, top + 4 + 2 * LINE_PT - 3, `data ${shortNumber(t.data[i])}`, "data-line"),
+      " ",
       grad,
+      " ",
       svgText(x + w / 2 - 4, top + 11, "Δ", "changed-mark"),
       titled(`${t.label[i] ?? `#${i}`}: node ${i}${t.line[i] ? `, made on line ${t.line[i]}` : ""}`),
     );

@@ -1,12 +1,14 @@
-// Pan and zoom an <svg> by moving its viewBox: drag or arrow keys to pan,
-// the wheel or + and - to zoom (about the pointer), 0 to fit it all.
+// Pan and zoom an <svg> by moving its viewBox: drag or Shift with the arrow
+// keys to pan (the arrow keys alone are the picture's, to move between
+// nodes), the wheel or + and - to zoom (about the pointer), 0 to fit it all.
 
 const ZOOM_STEP = 1.25;
 const PAN_FRACTION = 0.1;
 const MARGIN = 8; // around the drawing when it is fitted, so no edge is cut
 
 export class PanZoom {
-  /** @param {HTMLElement} frame the focusable box around the svg, which gets the events */
+  /** @param {HTMLElement} frame the box around the svg, which gets the events (keys from
+   *  whatever has focus inside it) */
   constructor(frame) {
     this.frame = frame;
     this.svg = null;
@@ -90,8 +92,8 @@ export class PanZoom {
 
   onKey(event) {
     const pans = { ArrowLeft: [-PAN_FRACTION, 0], ArrowRight: [PAN_FRACTION, 0], ArrowUp: [0, -PAN_FRACTION], ArrowDown: [0, PAN_FRACTION] };
-    if (!this.svg || event.target !== this.frame) return;
-    if (pans[event.key]) this.pan(...pans[event.key]);
+    if (!this.svg || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (pans[event.key] && event.shiftKey) this.pan(...pans[event.key]);
     else if (event.key === "+" || event.key === "=") this.zoom(ZOOM_STEP);
     else if (event.key === "-") this.zoom(1 / ZOOM_STEP);
     else if (event.key === "0") this.fit();
