@@ -103,7 +103,10 @@ def json_number(x: Any) -> float | str | None:
         return x
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         return None if x is None else _text(repr(x))
-    x = float(x)
+    try:
+        x = float(x)
+    except OverflowError:  # an int too big for a float
+        return "inf" if x > 0 else "-inf"
     if math.isfinite(x):
         return x
     return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import build
 import playground_runner as runner
 from playground_runner.tables import MAX_STEP_NODES
-
-import build
 
 EXAMPLE = (build.WEB / "src" / "example.py").read_text()
 WITH_BACKWARD = EXAMPLE.replace("# from engine", "from engine").replace(

@@ -71,6 +71,10 @@ def backward_steps(graph: object) -> tuple[int | None, list[dict] | None, str | 
         steps = BackwardSteps(graph, root)
     except (TypeError, ValueError, IndexError) as exc:  # an op rewritten since Backward
         return root, None, clip(f"the graph changed after Backward: {exc}", NOTE_CHARS)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # nodes of the learner's own in an engine Graph, say
+        return root, None, f"Backward cannot be replayed on it: {describe(exc)}"
     for step in steps:
         for term in step["terms"]:
             term["text"] = clip(term["text"], NOTE_CHARS)
