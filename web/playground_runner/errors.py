@@ -89,7 +89,7 @@ def _stand_in(hidden: int):
     """(frame, lasti, lineno) of a frame whose line number is `hidden`, in file HIDDEN."""
     code = compile("_getframe()", HIDDEN, "eval").replace(co_firstlineno=hidden)
     frame = eval(code, {"_getframe": sys._getframe})
-    return frame, 0, hidden
+    return frame, frame.f_lasti, hidden
 
 
 def _errors(exc) -> Iterator:
