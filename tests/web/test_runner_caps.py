@@ -29,7 +29,7 @@ def test_a_huge_error_message_is_clipped_and_says_how_much_is_left_out():
     assert error.startswith("Traceback (most recent call last):\n")
     full = ('Traceback (most recent call last):\n  File "<playground>", line 1, in <module>\n'
             "    raise ValueError('v' * 5_000_000)\nValueError: " + "v" * 5_000_000 + "\n")
-    assert error == full[:ERROR_CHARS] + f"… {len(full) - ERROR_CHARS:,} more characters"
+    assert error == full[:ERROR_CHARS] + f"… {len(full) - ERROR_CHARS:,} more characters\n"
 
 
 def test_a_huge_label_shows_clipped_with_a_longer_text_for_hovering():

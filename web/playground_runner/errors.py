@@ -28,7 +28,9 @@ def learner_traceback(exc: BaseException) -> str:
         te = traceback.TracebackException.from_exception(exc)
         for part in _errors(te):
             part.stack = ElidedStack(part.stack)
-        return clip("".join(te.format()), ERROR_CHARS)
+        text = "".join(te.format())
+        clipped = clip(text, ERROR_CHARS)
+        return text if clipped is text else clipped + "\n"
     except KeyboardInterrupt:
         raise
     except BaseException as failure:
