@@ -41,13 +41,20 @@ def run(code: str, send_output: Callable[[str], None]) -> str:
               "ended": time.time() * 1000, "tables": []}
     pristine.restore()
     state = RunState()
+    restore = pristine.restore, state.restore  # taken before the code can change them
     try:
         state.enter()
         _run(code, output, result)
     except KeyboardInterrupt:  # a Stop that came while the runner itself was at work
         result["status"] = "stopped"
     finally:
-        _restore(state)
+        while True:  # however often a late Stop interrupts putting back
+            try:
+                for step in restore:
+                    step()
+                break
+            except KeyboardInterrupt:
+                continue
     while True:
         try:
             return _json(result, output)
@@ -88,17 +95,6 @@ def _run(code: str, output: Output, result: dict) -> None:
     result["ms"] = (time.perf_counter() - started) * 1000
     result["ended"] = time.time() * 1000
     result["tables"] = snapshots + tabulate(graphs_in(namespace, output.note), output.note)
-
-
-def _restore(state: RunState) -> None:
-    """Put back what the run changed, however often a late Stop interrupts doing so."""
-    while True:
-        try:
-            state.restore()
-            pristine.restore()
-            return
-        except KeyboardInterrupt:
-            continue
 
 
 def _json(result: dict, output: Output) -> str:

@@ -18,12 +18,15 @@ import os
 import pkgutil
 import signal
 import sys
+from itertools import repeat
+from operator import attrgetter, is_
 from types import FunctionType
 
 import engine
 
 TRACKED = ("engine", __package__)
 FUNCTION_PARTS = ("__code__", "__defaults__", "__kwdefaults__")
+MISSING = object()
 
 MAX_RECURSION_LIMIT = 2_000
 """The highest recursion limit a learner may set. Measured by bench/recursion.py in
@@ -53,66 +56,91 @@ class Pristine:
     def save(self) -> None:
         for info in pkgutil.walk_packages(engine.__path__, "engine."):
             importlib.import_module(info.name)  # so a learner's import finds it pristine
-        self.modules = {name: m for name, m in sys.modules.items() if _tracked(name)}
-        self.namespaces = [(builtins.__dict__, dict(builtins.__dict__))]
-        self.attributes: list[tuple[object, dict]] = []
+        modules = {name: m for name, m in sys.modules.items() if _tracked(name)}
+        self.modules = Snapshot(modules)  # checked against sys.modules, never put back whole
+        self.namespaces = [Snapshot(builtins.__dict__)]
+        self.functions: list[FunctionType] = []
         self.containers: list[tuple[object, object]] = []
-        for module in self.modules.values():
-            self.namespaces.append((vars(module), dict(vars(module))))
+        for module in modules.values():
+            self.namespaces.append(Snapshot(vars(module)))
             for value in list(vars(module).values()):
                 self._note(value, module.__name__)
+        self.function_parts = [tuple(map(attrgetter(part), self.functions))
+                               for part in FUNCTION_PARTS]
+        self.first = [(s.mapping, dict(s.mapping)) for s in self.namespaces if s.owner is None]
 
     def _note(self, value: object, home: str) -> None:
         """Save the parts of a module's value that code can change in place."""
         if isinstance(value, type) and value.__module__ == home:
-            self.attributes.append((value, dict(vars(value))))
+            self.namespaces.append(Snapshot(vars(value), owner=value))
             for member in list(vars(value).values()):
                 if type(member) is FunctionType:
                     self._note(member, home)
         elif type(value) is FunctionType and value.__module__ == home:
-            self.attributes.append((value, _function_parts(value)))
+            self.functions.append(value)
         elif type(value) in (list, dict, set):
             self.containers.append((value, value.copy()))
 
     def restore(self) -> None:
-        for name, module in self.modules.items():
-            if sys.modules.get(name) is not module:
-                sys.modules[name] = module
-        for namespace, saved in self.namespaces:
-            put_back(namespace, saved)
-        for owner, saved in self.attributes:
-            current = vars(owner) if isinstance(owner, type) else _function_parts(owner)
-            for name in current.keys() - saved.keys():
-                delattr(owner, name)
-            for name, value in saved.items():
-                if current.get(name, put_back) is not value:
-                    setattr(owner, name, value)
+        # First the names this code runs on (builtins, the modules' globals), with no
+        # name that the learner's code could have changed: then the rest, precisely.
+        for namespace, saved in self.first:
+            namespace.update(saved)
+        if self.modules.changed(sys.modules):
+            sys.modules.update(zip(self.modules.keys, self.modules.values, strict=True))
+        for namespace in self.namespaces:
+            if namespace.changed():
+                namespace.put_back()
+        for part, saved in zip(FUNCTION_PARTS, self.function_parts, strict=True):
+            if not all(map(is_, map(attrgetter(part), self.functions), saved)):
+                for function, value in zip(self.functions, saved, strict=True):
+                    setattr(function, part, value)
         for container, saved in self.containers:
             if container != saved:
                 container.clear()
                 container.update(saved) if type(saved) is not list else container.extend(saved)
 
 
-def _function_parts(function: FunctionType) -> dict:
-    return {part: getattr(function, part) for part in FUNCTION_PARTS}
+class Snapshot:
+    """The names and values in a namespace (a dict, or a class's attributes), checked
+    and put back by identity, with loops that run in C: most runs change nothing."""
 
+    def __init__(self, mapping, owner: type | None = None) -> None:
+        self.mapping, self.owner = mapping, owner
+        self.keys, self.values = tuple(mapping), tuple(mapping.values())
 
-def put_back(namespace: dict, saved: dict) -> None:
-    """Make `namespace` hold what `saved` holds, never emptying it on the way (the
-    namespace may be this module's own)."""
-    for name in namespace.keys() - saved.keys():
-        del namespace[name]
-    for name, value in saved.items():
-        if namespace.get(name, put_back) is not value:
-            namespace[name] = value
+    def changed(self, mapping=None) -> bool:
+        """Whether `mapping` (by default the one saved) differs from the snapshot; a
+        mapping other than the one saved is only checked for the snapshot's names."""
+        current = self.mapping if mapping is None else mapping
+        if mapping is None and len(current) != len(self.keys):
+            return True
+        return not all(map(is_, map(current.get, self.keys, repeat(MISSING)), self.values))
+
+    def put_back(self) -> None:
+        """Make the namespace hold the snapshot, never emptying it on the way (it may
+        be this module's own)."""
+        saved = dict(zip(self.keys, self.values, strict=True))
+        current = self.mapping
+        for name in current.keys() - saved.keys():
+            if self.owner is None:
+                del current[name]
+            else:
+                delattr(self.owner, name)
+        for name, value in saved.items():
+            if current.get(name, MISSING) is not value:
+                if self.owner is None:
+                    current[name] = value
+                else:
+                    setattr(self.owner, name, value)
 
 
 class RunState:
     """What the interpreter looks like as a run begins, to put back when it ends."""
 
     def __init__(self) -> None:
-        self.modules = dict(sys.modules)
-        self.sys = dict(vars(sys))
+        self.modules = Snapshot(sys.modules)
+        self.sys = Snapshot(vars(sys))
         self.sys_lists = [(items, items.copy()) for items in (sys.path, sys.meta_path,
                                                               sys.path_hooks)]
         self.recursion_limit = sys.getrecursionlimit()
@@ -128,8 +156,9 @@ class RunState:
         sys.setrecursionlimit = capped_recursion_limit(sys.setrecursionlimit)
 
     def restore(self) -> None:
-        put_back(sys.modules, self.modules)
-        put_back(vars(sys), self.sys)
+        for snapshot in (self.modules, self.sys):
+            if snapshot.changed():
+                snapshot.put_back()
         for items, saved in self.sys_lists:
             if items != saved:
                 items[:] = saved
