@@ -30,11 +30,12 @@ MISSING = object()
 
 MAX_RECURSION_LIMIT = 2_000
 """The highest recursion limit a learner may set. Measured by bench/recursion.py in
-Chromium 156's module worker, Pyodide 314.0.7: plain Python recursion ends as a
-RecursionError up to a limit of about 3,300, and fails fatally (the wasm stack runs
-out) above it; 2,000 leaves room for the frames of the page's worker and this runner.
-Recursion through builtins or dunder methods costs more stack per level, and runs out
-below Pyodide's default limit of 1,000 whatever limit is set."""
+Chromium 156's module worker, Pyodide 314.0.7 (the deepest limit at which endless
+recursion still ends as a RecursionError; past it the browser's stack runs out, a
+fatal error of Pyodide): 3,333 for Python calling Python, so 2,000 leaves room for
+the worker's and this runner's frames. Recursion through a builtin (503) or a dunder
+method (549) takes more stack a level and runs out below even the default limit of
+1,000, whatever the limit: such code crashes Python, and the page restarts it."""
 
 
 class Stopped(KeyboardInterrupt):
