@@ -3,8 +3,11 @@ own status, and a graph that cannot be read is named in a note."""
 
 from __future__ import annotations
 
+import traceback
+
 import pytest
 
+from playground_runner.fresh import Stopped
 from tests.web.runs import run
 
 GRAPH = (
@@ -111,3 +114,15 @@ def test_sigint_is_a_stop():
     """The page's Stop arrives as SIGINT (Pyodide's interrupt buffer): it stops the run."""
     result, _ = run("import signal\nsignal.raise_signal(signal.SIGINT)\nprint('not reached')\n")
     assert (result["status"], result["error"]) == ("stopped", None)
+
+
+def test_a_stop_while_the_runner_formats_the_error_is_a_stop(monkeypatch):
+    def stopped_meanwhile(*args, **kwargs):
+        raise Stopped
+
+    monkeypatch.setattr(traceback.TracebackException, "format", stopped_meanwhile)
+    result, _ = run("1 / 0\n")
+    assert (result["status"], result["error"]) == ("stopped", None)
+    monkeypatch.undo()
+    result, output = run("print('next')\n")
+    assert (result["status"], output) == ("done", "next\n")
