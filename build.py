@@ -59,7 +59,9 @@ PYODIDE_FILES = [
     "pyodide-lock.json",
 ]
 # Files copied from web/ to the top of dist/ as they are.
-STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "worker.js", "runner.py"]
+STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "worker.js"]
+# The Python package the worker runs code with, copied to dist/ and listed in site.json.
+RUNNER = "playground_runner"
 
 MIME_TYPES = {
     ".wasm": "application/wasm",
@@ -307,7 +309,7 @@ def bundle() -> None:
 
 def copy_site(engine: Path, micropip: Path) -> None:
     """Lay out dist/: pages, worker, Python glue, Pyodide, wheels, and site.json,
-    which tells the worker the wheels' file names."""
+    which tells the worker the wheels' and the runner's file names."""
     for name in STATIC_FILES:
         shutil.copy2(WEB / name, DIST / name)
     (DIST / "pyodide").mkdir()
@@ -316,7 +318,12 @@ def copy_site(engine: Path, micropip: Path) -> None:
     (DIST / "wheels").mkdir()
     for wheel in (engine, micropip):
         shutil.copy2(wheel, DIST / "wheels" / wheel.name)
-    manifest = {"engine": f"wheels/{engine.name}", "micropip": f"wheels/{micropip.name}"}
+    runner = sorted(p.relative_to(WEB).as_posix() for p in (WEB / RUNNER).glob("*.py"))
+    for name in runner:
+        (DIST / name).parent.mkdir(exist_ok=True)
+        shutil.copy2(WEB / name, DIST / name)
+    manifest = {"engine": f"wheels/{engine.name}", "micropip": f"wheels/{micropip.name}",
+                "runner": runner}
     (DIST / "site.json").write_text(json.dumps(manifest, indent=2) + "\n")
 
 

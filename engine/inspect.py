@@ -17,7 +17,10 @@ def is_graph_like(obj: Any) -> bool:
     """True if obj has a `nodes` list whose items all have data, grad and op."""
     if type(obj) is Graph:
         return True  # its nodes are Values (a hand-appended stranger fails in rows)
-    nodes = getattr(obj, "nodes", None)
+    try:
+        nodes = getattr(obj, "nodes", None)
+    except Exception:  # a learner's __getattr__ that raises KeyError, say: no `nodes` here
+        return False
     if not isinstance(nodes, list) or isinstance(obj, type):
         return False
     return all(hasattr(v, "data") and hasattr(v, "grad") and hasattr(v, "op") for v in nodes)
@@ -37,7 +40,9 @@ def rows(g: Any) -> list[dict[str, Any]]:
             f"rows: expected a graph (an object with a `nodes` list of values that have "
             f"data, grad and op), got {type(g).__name__}"
         )
-    lines = getattr(g, "lines", None) or {}
+    lines = getattr(g, "lines", None)
+    if type(lines) is not dict:
+        lines = {}
     return [_row(i, v, lines.get(i)) for i, v in enumerate(g.nodes)]
 
 
@@ -46,13 +51,13 @@ def _row(index: int, v: Any, line: int | None) -> dict[str, Any]:
     label = getattr(v, "label", None)
     return {
         "index": index,
-        "label": None if label is None else str(label),
+        "label": label if label is None or type(label) is str else _text(str(label)),
         "op": name,
         "args": args,
         "text": "leaf" if name is None else f"{name}({', '.join(map(str, args + consts))})",
         "data": json_number(v.data),
         "grad": json_number(v.grad),
-        "line": line,
+        "line": line if type(line) is int else None,
     }
 
 
@@ -83,7 +88,7 @@ def describe_op(op: Any) -> tuple[str | None, list[int], list[Any]]:
         return type(op).__name__, *_split_fields(list(op))
     if isinstance(op, (tuple, list)) and op and isinstance(op[0], str):
         return op[0], *_split_fields(list(op[1:]))
-    return str(op), [], []
+    return _text(str(op)), [], []
 
 
 def _split_fields(fields: list[Any]) -> tuple[list[int], list[Any]]:
@@ -97,11 +102,20 @@ def json_number(x: Any) -> float | str | None:
     if type(x) is float and x - x == 0:  # finite: the common case, first
         return x
     if isinstance(x, bool) or not isinstance(x, (int, float)):
-        return None if x is None else repr(x)
-    x = float(x)
+        return None if x is None else _text(repr(x))
+    try:
+        x = float(x)
+    except OverflowError:  # an int too big for a float
+        return "inf" if x > 0 else "-inf"
     if math.isfinite(x):
         return x
     return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+
+
+def _text(text: str) -> str:
+    """A plain str: a learner's __str__ or __repr__ may return a str subclass, whose
+    methods would run their code wherever the text goes."""
+    return str.__str__(text)
 
 
 def to_dot(g: Any) -> str:

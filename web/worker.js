@@ -1,12 +1,12 @@
 // The Python side of the page: one Pyodide, the engine installed once, and
-// runner.py running each piece of code in a fresh namespace.
+// the playground_runner package running each piece of code in a fresh namespace.
 //
 // Messages in:  {type: "boot", interrupt?: Int32Array on a SharedArrayBuffer}
 //               {type: "run", id, code}
 // Messages out: {type: "phase", phase}        "installing the engine" (after Python loads)
 //               {type: "ready"}
 //               {type: "output", id, batch}   JSON of [[stream, text], ...]
-//               {type: "result", id, result}  JSON from runner.run
+//               {type: "result", id, result}  JSON from playground_runner.run
 //               {type: "failed", message}     the runtime could not start
 // Every URL is relative to this file, so the site works under any path, and
 // none leaves the site's origin.
@@ -28,12 +28,17 @@ const started = boot();
 async function boot() {
   const site = fetch(here("site.json")).then((r) => r.json());
   const engine = site.then((s) => fetch(here(s.engine))).then((r) => r.arrayBuffer());
-  const source = fetch(here("runner.py")).then((r) => r.text());
+  const runnerFiles = site.then((s) =>
+    Promise.all(s.runner.map((path) => fetch(here(path)).then(async (r) => [path, await r.text()]))),
+  );
   pyodide = await loadPyodide({ indexURL: here("pyodide/") });
   phase("installing the engine");
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(await engine, "wheel", { extractDir: sitePackages });
-  pyodide.FS.writeFile("/home/pyodide/playground_runner.py", await source);
+  for (const [path, text] of await runnerFiles) {
+    pyodide.FS.mkdirTree(`/home/pyodide/${path.slice(0, path.lastIndexOf("/"))}`);
+    pyodide.FS.writeFile(`/home/pyodide/${path}`, text);
+  }
   runner = pyodide.pyimport("playground_runner"); // imports the engine, once
   return site;
 }

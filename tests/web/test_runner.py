@@ -1,16 +1,13 @@
-"""runner.py in CPython: what each table tells the picture, the links and the stepper."""
+"""The runner in CPython: what each table tells the picture, the links and the stepper."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import build
-
-spec = importlib.util.spec_from_file_location("playground_runner", build.WEB / "runner.py")
-runner = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(runner)
+import playground_runner as runner
+from playground_runner.tables import MAX_STEP_NODES
 
 EXAMPLE = (build.WEB / "src" / "example.py").read_text()
 WITH_BACKWARD = EXAMPLE.replace("# from engine", "from engine").replace(
@@ -72,12 +69,12 @@ def test_a_graph_too_big_to_replay_keeps_its_root_but_has_no_steps():
         "from engine import Backward, Graph, MakeValue, VAdd\n"
         "g = Graph()\n"
         "s = MakeValue(g, 1.0)\n"
-        f"for _ in range({runner.MAX_STEP_NODES}):\n"
+        f"for _ in range({MAX_STEP_NODES}):\n"
         "    s = VAdd(g, s, s)\n"
         "Backward(g, s)\n"
     )
     (g,) = tables(code)
-    assert g["root"] == runner.MAX_STEP_NODES and g["steps"] is None
+    assert g["root"] == MAX_STEP_NODES and g["steps"] is None
     assert g["noSteps"] == "the graph is too big to step through (5,001 nodes; up to 5,000 can be)"
 
 
@@ -98,4 +95,4 @@ def test_a_learners_own_graph_has_operands_but_no_lines_or_steps():
 
 
 def test_the_runner_module_is_the_one_the_site_ships():
-    assert Path(runner.__file__) == build.WEB / "runner.py"
+    assert Path(runner.__file__) == build.WEB / "playground_runner" / "__init__.py"

@@ -20,8 +20,9 @@ export function fullNumber(x) {
 /** A float to about 6 significant digits, for the cell itself. */
 export function shortNumber(x) {
   if (typeof x !== "number") return notANumber(x);
+  if (x === 0) return fullNumber(x); // keeps -0.0's sign, which rounding would drop
   const size = Math.abs(x);
-  if (size !== 0 && (size >= 1e6 || size < 1e-4)) {
+  if (size >= 1e6 || size < 1e-4) {
     return x.toExponential(5).replace(/\.?0+e/, "e").replace(/e([+-])(\d)$/, "e$10$2");
   }
   return fullNumber(Number(x.toPrecision(6)));

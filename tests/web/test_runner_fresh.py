@@ -1,0 +1,85 @@
+"""A run cannot change what the next run sees: builtins, the engine, the runner, sys."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+from playground_runner.fresh import MAX_RECURSION_LIMIT
+from tests.web.runs import run
+
+PRODUCT = "from engine import Graph, MakeValue, VMul\ng = Graph()\n" \
+          "print(g.nodes[VMul(g, MakeValue(g, 2), MakeValue(g, 3))].data)\n"
+CHAPTER = (
+    "from engine import Graph, MakeValue, VMul, Backward\n"
+    "g = Graph()\na = MakeValue(g, 2.0)\nb = VMul(g, a, a)\nBackward(g, b)\n"
+    "print(g, g.nodes[a].grad)\n"
+)
+
+ATTACKS = {
+    "builtins": ("import builtins\nbuiltins.print = lambda *a, **k: None\n"
+                 "del builtins.len\n", "print(len('abc'))\n", "3\n"),
+    "engine global": ("import engine\nengine.VMul = engine.VAdd\n", PRODUCT, "6.0\n"),
+    "engine submodule": ("import engine.ops\nengine.ops.VMul = engine.ops.VAdd\n"
+                         "import engine.graph\nengine.graph.VARIANTS.clear()\n", PRODUCT, "6.0\n"),
+    "engine function": ("import engine\nengine.Backward = lambda g, r: None\n"
+                        "engine.autograd.Backward.__code__ = (lambda g, r: None).__code__\n",
+                        CHAPTER, "<Graph with 2 nodes> 4.0\n"),
+    "engine class": ("import engine\nengine.Graph.__repr__ = lambda self: 'patched'\n"
+                     "engine.Graph.extra = 1\n", CHAPTER + "print(hasattr(g, 'extra'))\n",
+                     "<Graph with 2 nodes> 4.0\nFalse\n"),
+    "sys.modules": ("import sys\nsys.modules['engine'] = None\nsys.modules['json'] = None\n"
+                    "sys.modules['mine'] = sys\n",
+                    "import json\nimport engine\ntry:\n    import mine\nexcept ImportError:\n"
+                    "    print('no mine', json.dumps(engine.Graph.__name__))\n",
+                    'no mine "Graph"\n'),
+    "runner": ("import playground_runner as r\nr.tables.table = None\nr.run = None\n"
+               "r.output.MAX_CHARS = 3\nr.caps.clip = lambda t, n: t\n",
+               "print('long enough')\n" + CHAPTER.replace("print(g, g.nodes[a].grad)\n", ""),
+               "long enough\n"),
+    "sys": ("import sys\nsys.stdout = None\nsys.excepthook = None\nsys.path.insert(0, '/x')\n"
+            "sys.setrecursionlimit(50)\nsys.settrace(lambda *a: None)\n"
+            "sys.set_int_max_str_digits(1000)\n",
+            "import sys\nprint(sys.getrecursionlimit(), sys.gettrace(), sys.path[0] == '/x',\n"
+            "      len(str(10 ** 2000)))\n", "1000 None False 2001\n"),
+    "process": ("import gc, os, signal\ngc.disable()\nos.chdir('/')\n"
+                "signal.signal(signal.SIGINT, signal.SIG_IGN)\n",
+                "import gc, os\nprint(gc.isenabled(), os.getcwd() == '/')\n", "True False\n"),
+}
+
+
+def outcome(code: str) -> tuple[str, str | None, str]:
+    result, output = run(code)
+    return result["status"], result["error"], output
+
+
+@pytest.mark.parametrize(("attack", "check", "expected"), ATTACKS.values(), ids=ATTACKS.keys())
+def test_what_a_run_changes_is_put_back_for_the_next(attack, check, expected):
+    assert outcome(check) == ("done", None, expected)
+    assert outcome(attack)[:2] == ("done", None)
+    assert outcome(check) == ("done", None, expected)
+
+
+def test_the_runners_own_process_is_as_it_was():
+    before = (sys.getrecursionlimit(), sys.stdout, sys.gettrace(), list(sys.path), os.getcwd())
+    run(ATTACKS["sys"][0] + ATTACKS["process"][0])
+    assert (sys.getrecursionlimit(), sys.stdout, sys.gettrace(), list(sys.path),
+            os.getcwd()) == before
+
+
+def test_a_module_the_code_imports_is_fresh_in_the_next_run():
+    run("import colorsys\ncolorsys.ONE_THIRD = 0\n")
+    _, output = run("import colorsys\nprint(colorsys.ONE_THIRD)\n")
+    assert output == f"{1 / 3}\n"
+
+
+def test_the_recursion_limit_can_be_raised_only_as_far_as_the_browser_holds():
+    result, output = run("import sys\nsys.setrecursionlimit(30_000)\n"
+                         "print(sys.getrecursionlimit())\nsys.setrecursionlimit(1500)\n"
+                         "print(sys.getrecursionlimit())\n")
+    assert result["status"] == "done"
+    assert output == (f"sys.setrecursionlimit(30,000): the browser's stack holds "
+                      f"{MAX_RECURSION_LIMIT:,} at most, so the limit is {MAX_RECURSION_LIMIT:,}\n"
+                      f"{MAX_RECURSION_LIMIT}\n1500\n")

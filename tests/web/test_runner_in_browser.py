@@ -1,0 +1,62 @@
+"""The runner's guards, fresh runs, caps and recursion limit in Pyodide, in Chromium."""
+
+from __future__ import annotations
+
+COUNTER = "x = 0\nprint('ran', x)\n"
+
+
+def test_a_config_object_whose_getattr_raises_runs_as_plain_python(playground):
+    code = (
+        "class Cfg:\n"
+        "    def __init__(self): self.d = {'lr': 0.1}\n"
+        "    def __getattr__(self, k): return self.d[k]\n"
+        "cfg = Cfg()\n"
+        "print(cfg.lr)\n"
+    )
+    assert playground.run(code) == "done"
+    assert playground.output == "0.1\n"
+
+
+def test_a_run_that_patches_builtins_and_the_engine_leaves_the_next_run_as_new(playground):
+    attack = (
+        "import builtins, engine, sys\n"
+        "engine.VMul = engine.VAdd\n"
+        "sys.modules['engine.graph'] = None\n"
+        "builtins.print = lambda *a, **k: None\n"
+    )
+    assert playground.run(attack) == "done"
+    check = "from engine import Graph, MakeValue, VMul\ng = Graph()\n" \
+            "print(g.nodes[VMul(g, MakeValue(g, 2), MakeValue(g, 3))].data)\n"
+    assert playground.run(check) == "done"
+    assert playground.output == "6.0\n"
+
+
+def test_endless_recursion_with_a_raised_limit_is_a_short_recursion_error(playground):
+    code = "import sys\nsys.setrecursionlimit(1_000_000)\ndef f(n):\n    return f(n + 1)\nf(0)\n"
+    assert playground.run(code) == "error"
+    output = playground.output
+    assert output.startswith("sys.setrecursionlimit(1,000,000): the browser's stack holds")
+    assert "frames hidden" in output and len(output) < 3_000
+    assert output.endswith("RecursionError: maximum recursion depth exceeded\n")
+    assert playground.marked_line() == "    return f(n + 1)"
+    assert playground.run("import sys\nprint(sys.getrecursionlimit())\n") == "done"
+    assert playground.output == "1000\n"
+
+
+def test_code_that_raises_keyboardinterrupt_reads_as_an_error_not_a_stop(playground):
+    assert playground.run("print('a')\nraise KeyboardInterrupt\n") == "error"
+    assert playground.output.endswith("KeyboardInterrupt\n")
+    assert playground.marked_line() == "raise KeyboardInterrupt"
+
+
+def test_a_huge_error_message_is_clipped(playground):
+    assert playground.run("raise ValueError('v' * 50_000_000)\n") == "error"
+    output = playground.output
+    assert output.startswith("Traceback (most recent call last):\n")
+    assert len(output) < 21_000 and output.endswith(" more characters\n")
+
+
+def test_negative_zero_keeps_its_sign(playground):
+    code = "from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, -0.0)\n"
+    assert playground.run(code) == "done"
+    assert playground.rows()[0][3] == "-0.0"

@@ -1,0 +1,121 @@
+"""Run the learner's code inside Pyodide and describe what it left behind.
+
+The worker imports this package once, after the engine is installed. Each run
+gets a fresh namespace and a fresh Python (see fresh.py); output streams to the
+page in batches; errors come back as a traceback of the learner's own frames;
+every graph the code left in its globals (or passed to `show`) comes back as a
+table, all as one JSON string so the page parses it once. While the code runs,
+the engine notes which of its lines made each node, so the page can point from a
+node to its line.
+
+Whatever the code does, the run ends with a result: everything the runner does
+around the code (finding graphs, tables, tracebacks, JSON) is guarded, so only a
+failure of Python itself can keep a result from the page.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import linecache
+import sys
+import time
+from collections.abc import Callable
+
+from engine.graph import record_lines
+from engine.inspect import is_graph_like
+
+from .caps import TITLE_CHARS, describe, text_of
+from .errors import FILENAME, error_line, learner_traceback
+from .fresh import Pristine, RunState, Stopped
+from .output import NoInput, Output, Stream
+from .tables import graphs_in, table, tabulate
+
+__all__ = ["run"]
+
+
+def run(code: str, send_output: Callable[[str], None]) -> str:
+    """Run `code` in a fresh namespace; returns the result as JSON for the page."""
+    output = Output(send_output)
+    result = {"status": "done", "error": None, "line": None, "ms": 0.0,
+              "ended": time.time() * 1000, "tables": []}
+    pristine.restore()
+    state = RunState()
+    restore = pristine.restore, state.restore  # taken before the code can change them
+    try:
+        state.enter()
+        _run(code, output, result)
+    except KeyboardInterrupt:  # a Stop that came while the runner itself was at work
+        result["status"] = "stopped"
+    finally:
+        while True:  # however often a late Stop interrupts putting back
+            try:
+                for step in restore:
+                    step()
+                break
+            except KeyboardInterrupt:
+                continue
+    while True:
+        try:
+            return _json(result, output)
+        except KeyboardInterrupt:  # a Stop that came just as the run ended
+            result["status"] = "stopped"
+
+
+def _run(code: str, output: Output, result: dict) -> None:
+    """Run the code, then fill in `result`: its status, error and tables."""
+    snapshots: list[dict] = []
+
+    def show(graph: object, title: object = None) -> None:
+        """Snapshot `graph` now as a table of its own, named `title`."""
+        if not is_graph_like(graph):
+            raise TypeError("show() needs a graph: an object with a `nodes` list "
+                            "whose items have data, grad and op")
+        name = f"show #{len(snapshots) + 1}" if title is None else text_of(title, TITLE_CHARS)
+        try:
+            snapshots.append(table(name, graph))
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            output.note(f"cannot show {name} as a table: {describe(exc)}")
+
+    namespace = {"__name__": "__main__", "__builtins__": builtins, "show": show}
+    linecache.cache[FILENAME] = (len(code), None, code.splitlines(True), FILENAME)
+    sys.stdin = NoInput()
+    sys.stdout, sys.stderr = Stream(output, "stdout"), Stream(output, "stderr")
+    started = time.perf_counter()
+    try:
+        with record_lines(FILENAME):
+            exec(compile(code, FILENAME, "exec"), namespace)
+    except Stopped:
+        result["status"] = "stopped"
+    except BaseException as exc:  # the learner's error, SystemExit included, is a result
+        result["status"] = "error"
+        result["error"], result["line"] = learner_traceback(exc), error_line(exc)
+    result["ms"] = (time.perf_counter() - started) * 1000
+    result["ended"] = time.time() * 1000
+    result["tables"] = snapshots + tabulate(graphs_in(namespace, output.note), output.note)
+
+
+def _json(result: dict, output: Output) -> str:
+    """The result as JSON, after the output; a table that cannot be sent is noted instead."""
+    try:
+        text = json.dumps(result, allow_nan=False)
+    except (TypeError, ValueError):
+        result["tables"] = [t for t in result["tables"] if _sendable(t, output)]
+        text = json.dumps(result, allow_nan=False)
+    output.flush()
+    return text
+
+
+def _sendable(table: dict, output: Output) -> bool:
+    try:
+        json.dumps(table, allow_nan=False)
+        return True
+    except (TypeError, ValueError) as exc:
+        output.note(f"cannot show {table['title']} as a table: {describe(exc)}")
+        return False
+
+
+pristine = Pristine()
+pristine.save()  # last, so that it saves this module's globals as they end up

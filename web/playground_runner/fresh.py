@@ -1,0 +1,189 @@
+"""Every run starts from the same Python. What a run may change is put back: the
+builtins, the engine's and this package's modules (their globals, classes, functions
+and module-level lists, dicts and sets) as they were when first imported, and, as they
+were when the run began, `sys` and `sys.modules`, the recursion limit, the trace and
+profile functions, the garbage collector, the working directory and the SIGINT handler.
+
+Putting back is cheap when nothing changed (each saved name is compared by identity),
+so it runs both before a run (against whatever ran between runs, a timer say) and
+after it. See bench/fresh.py for its cost.
+"""
+
+from __future__ import annotations
+
+import builtins
+import gc
+import importlib
+import os
+import pkgutil
+import signal
+import sys
+from itertools import repeat
+from operator import attrgetter, is_
+from types import FunctionType
+
+import engine
+
+TRACKED = ("engine", __package__)
+FUNCTION_PARTS = ("__code__", "__defaults__", "__kwdefaults__")
+MISSING = object()
+
+MAX_RECURSION_LIMIT = 2_000
+"""The highest recursion limit a learner may set. Measured by bench/recursion.py in
+Chromium 156's module worker, Pyodide 314.0.7 (the deepest limit at which endless
+recursion still ends as a RecursionError; past it the browser's stack runs out, a
+fatal error of Pyodide): 3,333 for Python calling Python, so 2,000 leaves room for
+the worker's and this runner's frames. Recursion through a builtin (503) or a dunder
+method (549) takes more stack a level and runs out below even the default limit of
+1,000, whatever the limit: such code crashes Python, and the page restarts it."""
+
+
+class Stopped(KeyboardInterrupt):
+    """The page's Stop (SIGINT from its interrupt buffer), told apart from a
+    KeyboardInterrupt that the learner's code raises itself."""
+
+
+def stop(signum: int, frame: object) -> None:
+    raise Stopped
+
+
+def _tracked(name: str) -> bool:
+    return any(name == top or name.startswith(top + ".") for top in TRACKED)
+
+
+class Pristine:
+    """The builtins and the tracked modules as they are when saved, to put back."""
+
+    def save(self) -> None:
+        for info in pkgutil.walk_packages(engine.__path__, "engine."):
+            importlib.import_module(info.name)  # so a learner's import finds it pristine
+        modules = {name: m for name, m in sys.modules.items() if _tracked(name)}
+        self.modules = Snapshot(modules)  # checked against sys.modules, never put back whole
+        self.namespaces = [Snapshot(builtins.__dict__)]
+        self.functions: list[FunctionType] = []
+        self.containers: list[tuple[object, object]] = []
+        for module in modules.values():
+            self.namespaces.append(Snapshot(vars(module)))
+            for value in list(vars(module).values()):
+                self._note(value, module.__name__)
+        self.function_parts = [tuple(map(attrgetter(part), self.functions))
+                               for part in FUNCTION_PARTS]
+        self.first = [(s.mapping, dict(s.mapping)) for s in self.namespaces if s.owner is None]
+
+    def _note(self, value: object, home: str) -> None:
+        """Save the parts of a module's value that code can change in place."""
+        if isinstance(value, type) and value.__module__ == home:
+            self.namespaces.append(Snapshot(vars(value), owner=value))
+            for member in list(vars(value).values()):
+                if type(member) is FunctionType:
+                    self._note(member, home)
+        elif type(value) is FunctionType and value.__module__ == home:
+            self.functions.append(value)
+        elif type(value) in (list, dict, set):
+            self.containers.append((value, value.copy()))
+
+    def restore(self) -> None:
+        # First the names this code runs on (builtins, the modules' globals), with no
+        # name that the learner's code could have changed: then the rest, precisely.
+        for namespace, saved in self.first:
+            namespace.update(saved)
+        if self.modules.changed(sys.modules):
+            sys.modules.update(zip(self.modules.keys, self.modules.values, strict=True))
+        for namespace in self.namespaces:
+            if namespace.changed():
+                namespace.put_back()
+        for part, saved in zip(FUNCTION_PARTS, self.function_parts, strict=True):
+            if not all(map(is_, map(attrgetter(part), self.functions), saved)):
+                for function, value in zip(self.functions, saved, strict=True):
+                    setattr(function, part, value)
+        for container, saved in self.containers:
+            if container != saved:
+                container.clear()
+                container.update(saved) if type(saved) is not list else container.extend(saved)
+
+
+class Snapshot:
+    """The names and values in a namespace (a dict, or a class's attributes), checked
+    and put back by identity, with loops that run in C: most runs change nothing."""
+
+    def __init__(self, mapping, owner: type | None = None) -> None:
+        self.mapping, self.owner = mapping, owner
+        self.keys, self.values = tuple(mapping), tuple(mapping.values())
+
+    def changed(self, mapping=None) -> bool:
+        """Whether `mapping` (by default the one saved) differs from the snapshot; a
+        mapping other than the one saved is only checked for the snapshot's names."""
+        current = self.mapping if mapping is None else mapping
+        if mapping is None and len(current) != len(self.keys):
+            return True
+        return not all(map(is_, map(current.get, self.keys, repeat(MISSING)), self.values))
+
+    def put_back(self) -> None:
+        """Make the namespace hold the snapshot, never emptying it on the way (it may
+        be this module's own)."""
+        saved = dict(zip(self.keys, self.values, strict=True))
+        current = self.mapping
+        for name in current.keys() - saved.keys():
+            if self.owner is None:
+                del current[name]
+            else:
+                delattr(self.owner, name)
+        for name, value in saved.items():
+            if current.get(name, MISSING) is not value:
+                if self.owner is None:
+                    current[name] = value
+                else:
+                    setattr(self.owner, name, value)
+
+
+class RunState:
+    """What the interpreter looks like as a run begins, to put back when it ends."""
+
+    def __init__(self) -> None:
+        self.modules = Snapshot(sys.modules)
+        self.sys = Snapshot(vars(sys))
+        self.sys_lists = [(items, items.copy()) for items in (sys.path, sys.meta_path,
+                                                              sys.path_hooks)]
+        self.recursion_limit = sys.getrecursionlimit()
+        self.trace, self.profile = sys.gettrace(), sys.getprofile()
+        self.int_digits = sys.get_int_max_str_digits()
+        self.gc_enabled = gc.isenabled()
+        self.cwd = os.getcwd()
+        self.sigint = signal.getsignal(signal.SIGINT)
+
+    def enter(self) -> None:
+        """Stop raises Stopped, and the recursion limit can be set only as high as is safe."""
+        signal.signal(signal.SIGINT, stop)
+        sys.setrecursionlimit = capped_recursion_limit(sys.setrecursionlimit)
+
+    def restore(self) -> None:
+        for snapshot in (self.modules, self.sys):
+            if snapshot.changed():
+                snapshot.put_back()
+        for items, saved in self.sys_lists:
+            if items != saved:
+                items[:] = saved
+        sys.setrecursionlimit(self.recursion_limit)
+        sys.settrace(self.trace)
+        sys.setprofile(self.profile)
+        sys.set_int_max_str_digits(self.int_digits)
+        gc.enable() if self.gc_enabled else gc.disable()
+        if os.getcwd() != self.cwd:
+            os.chdir(self.cwd)
+        signal.signal(signal.SIGINT, self.sigint)
+
+
+def capped_recursion_limit(setrecursionlimit):
+    """sys.setrecursionlimit as the learner sees it: no higher than MAX_RECURSION_LIMIT,
+    past which Pyodide would fail fatally instead of raising RecursionError."""
+
+    def capped(limit: int, /) -> None:
+        if type(limit) is int and limit > MAX_RECURSION_LIMIT:
+            print(f"sys.setrecursionlimit({limit:,}): the browser's stack holds "
+                  f"{MAX_RECURSION_LIMIT:,} at most, so the limit is {MAX_RECURSION_LIMIT:,}",
+                  file=sys.stderr)
+            limit = MAX_RECURSION_LIMIT
+        setrecursionlimit(limit)
+
+    capped.__doc__ = setrecursionlimit.__doc__
+    return capped
