@@ -224,6 +224,19 @@ def test_enter_selects_the_focused_node_in_the_table_the_picture_and_the_code(pl
     assert node_line(playground) == line_of(playground, 'label="c"')
 
 
+def test_a_run_started_from_the_picture_keeps_the_focus_on_the_same_node(playground):
+    run_and_draw(playground, with_backward(playground.code))
+    tab_into_the_picture(playground)
+    playground.page.keyboard.press("Home")
+    playground.page.keyboard.press("ArrowRight")
+    playground.code = playground.code.replace("2.0", "3.0")
+    playground.page.keyboard.press("Control+Enter")
+    assert playground.wait_for("done", "error") == "done"
+    playground.element.locator(".picture[data-state='drawn']").wait_for(timeout=RUN_MS)
+    assert box(playground, 0).locator(".data-line").text_content() == "data 3.0"  # redrawn
+    assert focused_node(playground) == "1"
+
+
 def centre_is_in_view(playground, i: int) -> bool:
     frame = playground.element.locator(".picture-frame").bounding_box()
     rect = box(playground, i).locator("rect:not(.ring)").bounding_box()

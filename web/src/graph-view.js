@@ -36,6 +36,7 @@ const KEYS_HELP =
 export class GraphView {
   constructor() {
     this.onSelect = () => {}; // (node index) when the learner clicks a node
+    this.active = null; // the node whose box is in the tab order, kept across drawings
     this.note = element("p", { className: "picture-note" });
     this.frame = element("div", { className: "picture-frame" });
     this.frame.setAttribute("role", "listbox");
@@ -79,7 +80,8 @@ export class GraphView {
     this.nodes = null; // the value nodes of the latest drawing asked for
     this.boxes = null; // value node -> its drawn parts, once drawn
     this.order = []; // the drawn value nodes in index order, as the arrow keys visit them
-    this.active = null; // the box in the tab order
+    // A keyboard user in the picture keeps their place in the next drawing (a run from it).
+    this.refocus = this.frame.contains(this.frame.getRootNode().activeElement ?? null);
     this.whole = table !== null && table.count <= FULL_LIMIT;
     this.grads = table?.grad ?? [];
     this.top = gradScale(this.grads);
@@ -152,6 +154,10 @@ export class GraphView {
     const focus = boxes.get(this.focus());
     if (!this.whole && focus) this.panzoom.centre(focus.x, focus.y); // a neighbourhood's point is its centre
     this.activate(boxes.has(this.active) ? this.active : this.focus());
+    if (this.refocus && document.activeElement === document.body) {
+      boxes.get(this.active).group.focus({ preventScroll: true }); // its old box went with the old drawing
+    }
+    this.refocus = false;
     this.paint();
     this.root.dataset.state = "drawn";
   }
