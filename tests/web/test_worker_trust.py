@@ -57,7 +57,8 @@ def test_a_listener_added_by_learner_code_hears_no_later_run(playground):
         "js.addEventListener('message', create_proxy(inject))\n"
     )
     assert playground.run(listen) == "done"
-    assert playground.run("print('mine')") == "done"
+    # Importing micropip makes the worker wait for its download before running the code.
+    assert playground.run("import micropip\nprint('mine')") == "done"
     assert playground.output.strip() == "mine"
 
 
@@ -107,3 +108,21 @@ def test_code_that_closes_its_worker_ends_in_an_error_and_python_is_restarted(pl
     assert "Python stopped answering and was restarted" in playground.output
     assert playground.run("print('next run')") == "done"
     assert playground.output.strip() == "next run"
+
+
+def test_an_odd_but_honest_graph_is_shown_with_its_long_label_cut(playground):
+    code = (
+        "from engine import Graph, MakeValue\n"
+        "g = Graph()\n"
+        "MakeValue(g, 1.0, label='y' * 20_000)\n"
+        "class Value:\n"
+        "    def __init__(self, op):\n"
+        "        self.data, self.grad, self.op = 1.0, 0.0, op\n"
+        "class Mine:\n"
+        "    nodes = [Value(None), Value(('Add', 0, 99))]\n"
+        "mine = Mine()\n"
+    )
+    assert playground.run(code) == "done"
+    assert playground.graphs() == ["g (1 node)", "mine (2 nodes)"]
+    label = playground.rows()[0][1]
+    assert label == "y" * 10_000 + "…"

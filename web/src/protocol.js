@@ -45,7 +45,7 @@ export function parseBatch(batch) {
   return pairs;
 }
 
-/** runner.py's result, checked; an over-long error is cut to MAX_ERROR_CHARS. */
+/** runner.py's result, checked; an over-long error, title, label or op is cut short. */
 export function parseResult(json) {
   const result = parseJson(json, "result");
   const valid = isObject(result)
@@ -55,22 +55,25 @@ export function parseResult(json) {
     && ["ms", "ended"].every((name) => result[name] === undefined || Number.isFinite(result[name]))
     && Array.isArray(result.tables) && result.tables.every(isTable);
   if (!valid) throw new Malformed("a result that is not runner.py's");
-  if (result.error?.length > MAX_ERROR_CHARS) {
-    result.error = `${result.error.slice(0, MAX_ERROR_CHARS)}\n… error truncated\n`;
+  if (result.error !== null) result.error = cut(result.error, MAX_ERROR_CHARS, "\n… error truncated\n");
+  for (const t of result.tables) {
+    t.title = cut(t.title);
+    for (const column of ["label", "op"]) t[column] = t[column].map((text) => text && cut(text));
   }
   return result;
 }
 
 /** A table as runner.py's `table()` makes it: columns of `count` entries each. */
 function isTable(t) {
-  if (!isObject(t) || !isText(t.title) || !Number.isSafeInteger(t.count) || t.count < 0) return false;
+  if (!isObject(t) || !isString(t.title) || !Number.isSafeInteger(t.count) || t.count < 0) return false;
   const column = (name, check) => Array.isArray(t[name]) && t[name].length === t.count && t[name].every(check);
   const node = (i) => Number.isSafeInteger(i) && i >= 0 && i < t.count;
-  return column("label", (v) => v === null || isText(v))
-    && column("op", isText)
+  return column("label", (v) => v === null || isString(v))
+    && column("op", isString)
     && column("data", isNumber)
     && column("grad", isNumber)
-    && column("args", (args) => Array.isArray(args) && args.every(node))
+    // A learner's own op may name any index; the engine's name nodes of the graph.
+    && column("args", (args) => Array.isArray(args) && args.every(Number.isSafeInteger))
     && column("line", (v) => v === null || isId(v))
     && (t.root === null || node(t.root))
     && (t.steps === null || (Array.isArray(t.steps) && t.steps.every((step) => isStep(step, node))))
@@ -81,6 +84,15 @@ function isTable(t) {
 function isStep(step, node) {
   const isTerm = (term) => isObject(term) && node(term.operand) && isNumber(term.grad) && isText(term.text);
   return isObject(step) && node(step.node) && Array.isArray(step.terms) && step.terms.every(isTerm);
+}
+
+/** `text`, or its first `limit` characters and `more`. */
+function cut(text, limit = MAX_TEXT_CHARS, more = "…") {
+  return text.length > limit ? text.slice(0, limit) + more : text;
+}
+
+function isString(v) {
+  return typeof v === "string";
 }
 
 function isNumber(v) {
