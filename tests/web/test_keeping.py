@@ -174,3 +174,17 @@ def test_a_link_never_runs_by_itself(open_playground, site):
     assert opened.output == ""
     assert opened.run() == "done"
     assert opened.output.strip() == "shared by a friend"
+
+
+def test_a_tab_on_a_link_keeps_that_links_code_when_another_tab_edits_another_link(
+    playground, site
+):
+    context = playground.page.context
+    first = open_tab(context, f"{site}#code={encoded(FRIENDS)}")
+    second = open_tab(context, f"{site}#code={encoded('print(2)')}")
+    type_code(second, "print('another link, edited')")
+    saved(second, "print('another link, edited')", key=KEY + ":link")
+    playground.page.wait_for_function(  # the plain tab's switch now offers that draft
+        "() => document.querySelector('autograd-playground').shadowRoot"
+        ".querySelector('select.source').textContent.includes('edited')")
+    assert first.code == FRIENDS

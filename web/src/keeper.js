@@ -34,7 +34,8 @@ export class Keeper {
     this.applying = false;
     const yours = slot(key, fallback);
     const link = slot(`${key}:link`, linked);
-    if (linked !== null) Object.assign(link, { code: linked, savedAt: undefined });
+    // A link opened in this tab is its own until edited: other tabs' drafts do not replace it.
+    if (linked !== null) Object.assign(link, { code: linked, savedAt: undefined, own: true });
     this.slots = { yours, link };
     this.active = linked !== null ? link : yours;
     this.switch = element("select", { className: "source", ariaLabel: "Which code" });
@@ -67,7 +68,7 @@ export class Keeper {
     current.code = this.editor.code;
     const savedAt = Date.now();
     if (store.set(current.key, JSON.stringify({ code: current.code, savedAt }))) {
-      Object.assign(current, { dirty: false, savedAt });
+      Object.assign(current, { dirty: false, savedAt, own: false });
       if (this.failed) this.say("");
       this.failed = false;
       this.label();
@@ -91,7 +92,7 @@ export class Keeper {
   /** Another tab saved one of this playground's codes. */
   onStorage({ key, newValue, storageArea }) {
     const target = Object.values(this.slots).find((s) => s.key === key);
-    const record = storageArea === localStorage && target ? parse(newValue) : null;
+    const record = storageArea === localStorage && target && !target.own ? parse(newValue) : null;
     if (!record) return;
     Object.assign(target, record);
     if (target === this.active && target.dirty) {
