@@ -1,15 +1,23 @@
 // The Python side of the page: one Pyodide, the engine installed once, and
 // the playground_runner package running each piece of code in a fresh namespace.
 //
-// Messages in:  {type: "boot", interrupt?: Int32Array on a SharedArrayBuffer}
-//               {type: "run", id, code}
-// Messages out: {type: "phase", phase}        "installing the engine" (after Python loads)
-//               {type: "ready"}
-//               {type: "output", id, batch}   JSON of [[stream, text], ...]
-//               {type: "result", id, result}  JSON from playground_runner.run
-//               {type: "failed", message}     the runtime could not start
-// Every URL is relative to this file, so the site works under any path, and
-// none leaves the site's origin.
+// The page and this worker talk over a MessagePort of their own, sent with
+// the one message that comes the global way: learner code can reach the
+// worker's global `postMessage` and `message` events (`import js`), so after
+// boot nothing is said or heard there, and what it posts reaches no listener.
+//
+// Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer}
+// Port in:       {type: "run", id, code}
+//                {type: "ping", id}           answered once every message before it is handled
+// Port out:      {type: "phase", phase}       "installing the engine" (after Python loads)
+//                {type: "ready"}
+//                {type: "output", id, batch}  JSON of [[stream, text], ...]
+//                {type: "result", id, result} JSON from playground_runner.run
+//                {type: "pong", id}
+//                {type: "failed", message}    the runtime could not start, or crashed
+// The page checks every message's shape (see protocol.js). Every URL is
+// relative to this file, so the site works under any path, and none leaves
+// the site's origin.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
@@ -20,7 +28,11 @@ let pyodide = null;
 let runner = null;
 let interrupt = null;
 let micropip = null;
+const booted = new Promise((resolve) =>
+  addEventListener("message", ({ data }) => resolve(data), { once: true }),
+);
 const started = boot();
+serve();
 
 // The engine's wheel is unpacked straight into site-packages, as micropip
 // would for a pure-Python wheel with no dependencies, but without importing
@@ -50,33 +62,39 @@ async function loadMicropip(site) {
   micropip.set_index_urls([]);
 }
 
-function phase(name) {
-  postMessage({ type: "phase", phase: name });
+async function phase(name) {
+  (await booted).port.postMessage({ type: "phase", phase: name });
 }
 
-async function handle({ data }) {
+async function handle(data, page) {
   const site = await started;
-  if (data.type === "boot") {
-    if (data.interrupt) {
-      interrupt = data.interrupt;
-      pyodide.setInterruptBuffer(interrupt);
-    }
-    postMessage({ type: "ready" });
-  } else if (data.type === "run") {
+  if (data.type === "run") {
     if (!micropip && MENTIONS_MICROPIP.test(data.code)) await loadMicropip(site);
     if (interrupt) interrupt[0] = 0; // a Stop that came after the last run ended
-    const send = (batch) => postMessage({ type: "output", id: data.id, batch });
+    const send = (batch) => page.postMessage({ type: "output", id: data.id, batch });
     const result = runner.run(data.code, send);
     // No result: Pyodide failed fatally and cannot run anything more.
     if (typeof result !== "string") throw new Error("Python stopped working");
-    postMessage({ type: "result", id: data.id, result });
+    page.postMessage({ type: "result", id: data.id, result });
+  } else if (data.type === "ping") {
+    page.postMessage({ type: "pong", id: data.id });
   }
 }
 
-// Messages are handled one at a time, in order, even across the awaits above.
-let queue = Promise.resolve();
-addEventListener("message", (event) => {
-  queue = queue
-    .then(() => handle(event))
-    .catch((error) => postMessage({ type: "failed", message: String(error?.stack ?? error) }));
-});
+/** Answer the page over its port, one message at a time, in order, even across awaits. */
+async function serve() {
+  const { port: page, interrupt: buffer } = await booted;
+  const fail = (error) => page.postMessage({ type: "failed", message: String(error?.stack ?? error) });
+  let queue = started
+    .then(() => {
+      if (buffer) {
+        interrupt = buffer;
+        pyodide.setInterruptBuffer(interrupt);
+      }
+      page.postMessage({ type: "ready" });
+    })
+    .catch(fail);
+  page.onmessage = ({ data }) => {
+    queue = queue.then(() => handle(data, page)).catch(fail);
+  };
+}

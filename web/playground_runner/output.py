@@ -26,15 +26,19 @@ class Output:
     def write(self, stream: str, text: str) -> None:
         if self.truncated or not text:
             return
-        self.lines += text.count("\n")
-        self.chars += len(text)
-        if self.lines > MAX_LINES or self.chars > MAX_CHARS:
-            self.truncated = True
-            stream, text = "stderr", TRUNCATED
-        if self.pending and self.pending[-1][0] == stream:
-            self.pending[-1][1] += text
-        else:
-            self.pending.append([stream, text])
+        kept = text  # past a cap, the part that fits is kept, then a note says the rest was cut
+        if text.count("\n") > MAX_LINES - self.lines:
+            kept = "".join(line + "\n" for line in text.split("\n")[: MAX_LINES - self.lines])
+        kept = kept[: MAX_CHARS - self.chars]
+        self.lines += kept.count("\n")
+        self.chars += len(kept)
+        self.truncated = kept != text
+        pieces = [(stream, kept), ("stderr", TRUNCATED)] if self.truncated else [(stream, kept)]
+        for name, piece in pieces:
+            if self.pending and self.pending[-1][0] == name:
+                self.pending[-1][1] += piece
+            elif piece:
+                self.pending.append([name, piece])
         if self.truncated or time.monotonic() - self.last_flush > FLUSH_SECONDS:
             self.flush()
 

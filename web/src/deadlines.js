@@ -10,6 +10,10 @@ export const deadlines = {
   // After Stop, how long Python has to stop by itself (the interrupt) before
   // its worker is replaced by a fresh one.
   stopGraceMs: 2000,
+  // After a run's result, how long the worker has to answer a ping before it
+  // is taken for dead (code that closed it) and replaced. An idle worker
+  // answers at once; this is long so that only a dead one is replaced.
+  pingMs: 10000,
   // How long laying out a whole graph may take before the picture shows a
   // neighbourhood of it instead.
   wholePictureMs: 5000,

@@ -23,6 +23,7 @@ export function mountFrame(parent = document.body) {
   const code = codeFromLink();
   // Unreadable code is left to the element, which reports the link's error.
   if (typeof code === "string") playground.textContent = code;
+  playground.fromLink = true; // so it never runs by itself (autorun is ignored)
   parent.append(playground);
   if (window.parent !== window) {
     new ResizeObserver(() => {

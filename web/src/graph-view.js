@@ -71,7 +71,7 @@ export class GraphView {
     this.show(null);
   }
 
-  /** Picture `table` (a runner.py table, or null for none), with its own grads. */
+  /** Picture `table` (a runner table, or null for none), with its own grads. */
   show(table, changed = () => false) {
     this.ticket = null; // a drawing of the table before is no longer wanted
     this.table = table;

@@ -18,20 +18,20 @@ import { authoredCode, codeKey } from "./authored.js";
 import { deadlines } from "./deadlines.js";
 import { element } from "./dom.js";
 import example from "./example.py";
+import { Keeper } from "./keeper.js";
 import { onFirstSight } from "./lazy.js";
 import { cssHeight, optionsSheet, timeoutMs } from "./options.js";
 import graphCss from "./graph.css";
 import { GraphView } from "./graph-view.js";
 import css from "./playground.css";
 import { sharedRuntime } from "./runtime.js";
-import { codeFromLink, shareLink, store } from "./share.js";
+import { codeFromLink, MAX_LINK_CHARS, shareLink } from "./share.js";
 import { Stepper } from "./stepper.js";
 import { TablePanel } from "./table.js";
 
 // The site's files sit beside this script's bundle, wherever it is served from.
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const SITE_URL = new URL("./", import.meta.url);
-const SAVE_DELAY_MS = 300;
 
 // CodeMirror is most of the page's JavaScript: fetch it alongside, so that
 // nothing delays starting Python, and show the code as plain text until then
@@ -58,7 +58,12 @@ class AutogradPlayground extends HTMLElement {
     this.state = "loading";
     this.onPhase();
     if (this.linkError) this.print("error", `${this.linkError}\n`);
-    if (this.hasAttribute("autorun")) this.run();
+    // A link could run code the reader has not seen: links never run by themselves.
+    if (this.hasAttribute("autorun") && this.fromLink) {
+      this.say("This code came from a link, so it does not run by itself: read it, then press Run.");
+    } else if (this.hasAttribute("autorun")) {
+      this.run();
+    }
     // Python, and the editor in place of the plain code, once a learner is here.
     onFirstSight(this, () => {
       this.runtime.start();
@@ -74,7 +79,7 @@ class AutogradPlayground extends HTMLElement {
       root: this.shadowRoot,
       doc: this.pendingCode,
       readOnly: this.readOnly,
-      onChange: () => this.scheduleSave(),
+      onChange: () => this.keeper?.edited(),
     });
     this.placeholder.remove();
     if (this.errorLine) this.markLine(this.errorLine); // a run that ended before it was seen
@@ -91,6 +96,9 @@ class AutogradPlayground extends HTMLElement {
     this.runButton = button("Run", "Run the code (Ctrl+Enter, Cmd+Enter or Shift+Enter)", () => this.run());
     this.stopButton = button("Stop", "Stop the running code", () => this.stop());
     this.status = element("span", { className: "status", role: "status" });
+    this.notice = element("span", { className: "notice", role: "status" });
+    this.downloadButton = button("Download .py", "Save the code as a Python file", () => downloadPy(this.code));
+    this.downloadButton.hidden = true;
     this.link = element("input", { className: "link", readOnly: true, hidden: true, ariaLabel: "Share link" });
     this.output = element("pre", { className: "output", role: "log", ariaLabel: "Output" });
     this.output.setAttribute("aria-live", "polite");
@@ -111,7 +119,10 @@ class AutogradPlayground extends HTMLElement {
           { hidden: this.readOnly },
         ),
         button("Share", "Copy a link that opens this code", () => this.share()),
+        ...(this.keeper ? [this.keeper.switch] : []),
         this.status,
+        this.notice,
+        this.downloadButton,
         this.link,
       ]),
       editorBox,
@@ -125,7 +136,6 @@ class AutogradPlayground extends HTMLElement {
     ]));
     this.editorBox = editorBox;
     root.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
-    addEventListener("pagehide", () => this.save());
   }
 
   /** Keep the table, the picture, the stepper and the editor showing the same node. */
@@ -161,15 +171,24 @@ class AutogradPlayground extends HTMLElement {
   }
 
   /**
-   * The code to open with: a share link's (on the full-page playground), else
-   * the learner's saved code (unless read-only), else the default.
+   * The code to open with: a share link's (on the full-page playground), as a
+   * draft beside the learner's saved code, else that code (unless read-only),
+   * else the default. `fromLink` is also set by embed.html, whose code is the link's.
    */
   initialCode() {
-    if (this.readOnly) return this.defaultCode;
     const linked = this.authored === null ? codeFromLink() : null;
     if (linked instanceof Error) this.linkError = linked.message;
-    else if (linked !== null) return linked;
-    return store.get(this.storageKey) ?? this.defaultCode;
+    const draft = typeof linked === "string" && !this.readOnly ? linked : null;
+    this.fromLink ||= draft !== null;
+    if (this.readOnly) return this.defaultCode;
+    this.keeper = new Keeper({
+      key: this.storageKey,
+      fallback: this.defaultCode,
+      linked: draft,
+      editor: this,
+      say: (text, offerDownload) => this.say(text, offerDownload),
+    });
+    return this.keeper.code;
   }
 
   get state() {
@@ -191,6 +210,7 @@ class AutogradPlayground extends HTMLElement {
       this.editor.setText(this.view, text);
     } else {
       this.pendingCode = this.placeholder.textContent = text;
+      this.keeper?.edited();
     }
   }
 
@@ -219,13 +239,13 @@ class AutogradPlayground extends HTMLElement {
     }
   }
 
-  /** Run the editor's code; resolves with runner.py's result when the run ends. */
+  /** Run the editor's code; resolves with the runner's result when the run ends. */
   async run() {
     if (this.state === "running") return this.job.done;
     this.state = "running";
     this.output.replaceChildren();
     this.markLine(null);
-    this.save();
+    this.keeper?.flush();
     this.job = this.runtime.run(this.code, (stream, text) => this.print(stream, text));
     this.setStatus(this.runtime.ready ? "running…" : `${phaseText(this.runtime.phase)} (then running)`);
     const limit = timeoutMs(this);
@@ -263,6 +283,12 @@ class AutogradPlayground extends HTMLElement {
   async share() {
     // Code from a course page opens in the site's full-page playground.
     const link = shareLink(this.code, this.authored === null ? location.href : SITE_URL);
+    if (link.length > MAX_LINK_CHARS) {
+      this.link.hidden = true;
+      const size = `${link.length.toLocaleString("en")} characters; browsers open up to ${MAX_LINK_CHARS.toLocaleString("en")}`;
+      this.say(`This code is too long for a link (${size}): download it instead.`, true);
+      return;
+    }
     this.link.value = link;
     this.link.hidden = false;
     this.link.select();
@@ -294,18 +320,18 @@ class AutogradPlayground extends HTMLElement {
     this.status.textContent = text;
   }
 
-  scheduleSave() {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => this.save(), SAVE_DELAY_MS);
+  /** Tell the learner about their code (kept, linked, too long), beside the run's status. */
+  say(text, offerDownload = false) {
+    this.notice.textContent = text;
+    this.downloadButton.hidden = !offerDownload;
   }
+}
 
-  save() {
-    clearTimeout(this.saveTimer);
-    if (this.readOnly) return;
-    if (this.code !== this.defaultCode || store.get(this.storageKey) !== null) {
-      store.set(this.storageKey, this.code);
-    }
-  }
+/** Offer `code` as a file to download, playground.py. */
+function downloadPy(code) {
+  const url = URL.createObjectURL(new Blob([code], { type: "text/x-python" }));
+  element("a", { href: url, download: "playground.py" }).click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 /** A runtime phase for the status line: the ones still in progress end in "…". */

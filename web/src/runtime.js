@@ -10,9 +10,17 @@
 //
 // The worker starts on the first start() or run(), not before: a page of many
 // playgrounds downloads Python only once one of them is wanted.
+//
+// Learner code runs in the worker, so the page trusts none of it: the worker
+// talks over a MessagePort only the two of them hold, every message is
+// checked (protocol.js), only the run in flight gets output and a result, and
+// a malformed message ends that run as an error in a fresh worker. A run's
+// result counts once the worker answers a ping after it: a worker the code
+// closed (`js.close()`) answers nothing, and is replaced.
 
 import { deadlines } from "./deadlines.js";
 import { moduleWorker } from "./module-worker.js";
+import { checkMessage, Malformed, MAX_OUTPUT_CHARS, parseBatch, parseResult } from "./protocol.js";
 
 const INTERRUPT_EVERY_MS = 50;
 const SIGINT = 2;
@@ -48,20 +56,22 @@ export class Runtime extends EventTarget {
       ? new Int32Array(new SharedArrayBuffer(4))
       : null;
     this.worker = moduleWorker(this.workerUrl, "python");
-    this.worker.addEventListener("message", (event) => this.receive(event.data));
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.port.onmessage = (event) => this.receive(event.data);
     this.worker.addEventListener("error", (event) =>
       this.fail(`the Python worker failed to start: ${event.message ?? "unknown error"}`),
     );
-    this.worker.postMessage({ type: "boot", interrupt: this.buffer });
+    this.worker.postMessage({ type: "boot", port: port2, interrupt: this.buffer }, [port2]);
   }
 
   /**
    * Queue `code`; `onOutput(stream, text)` receives its output as it comes.
    * Returns a job whose `started` promise resolves when Python begins running
-   * it (runs queue) and whose `done` promise resolves to runner.py's result.
+   * it (runs queue) and whose `done` promise resolves to the runner's result.
    */
   run(code, onOutput) {
-    const job = { id: ++this.lastId, code, onOutput };
+    const job = { id: ++this.lastId, code, onOutput, outputChars: 0, timers: [] };
     job.started = new Promise((resolve) => (job.begin = resolve));
     job.done = new Promise((resolve) => (job.resolve = resolve));
     this.queue.push(job);
@@ -81,24 +91,24 @@ export class Runtime extends EventTarget {
     if (!this.buffer) return this.restart();
     const signal = () => (this.buffer[0] = SIGINT);
     signal();
-    job.timers = [
+    job.timers.push(
       setInterval(signal, INTERRUPT_EVERY_MS),
       setTimeout(() => this.restart(), deadlines.stopGraceMs),
-    ];
+    );
   }
 
   pump() {
     if (this.current || !this.ready || this.queue.length === 0) return;
     this.current = this.queue.shift();
     const { id, code } = this.current;
-    this.worker.postMessage({ type: "run", id, code });
+    this.port.postMessage({ type: "run", id, code });
     this.current.begin();
   }
 
   finish(result) {
     const job = this.current;
     this.current = null;
-    for (const timer of job.timers ?? []) clearTimeout(timer);
+    for (const timer of job.timers) clearTimeout(timer);
     job.resolve(result);
     this.pump();
   }
@@ -110,6 +120,7 @@ export class Runtime extends EventTarget {
    */
   restart(result = stopped()) {
     this.worker.terminate();
+    this.port.close();
     this.spawn();
     this.setPhase("restarting Python");
     if (this.current) this.finish(result);
@@ -127,19 +138,45 @@ export class Runtime extends EventTarget {
     }
   }
 
+  /** A message from the worker; one that breaks the protocol ends the run in a fresh worker. */
   receive(message) {
-    if (message.type === "phase") {
+    try {
+      this.handle(message);
+    } catch (error) {
+      if (!(error instanceof Malformed)) throw error;
+      const text = `the run's output was malformed (${error.message}), so Python was restarted\n`;
+      this.restart({ status: "error", error: text, line: null, tables: [] });
+    }
+  }
+
+  handle(message) {
+    checkMessage(message);
+    const { type, id } = message;
+    const job = this.current;
+    if ((type === "phase" || type === "ready") && this.ready) {
+      throw new Malformed(`"${type}" after Python was ready`);
+    } else if (type === "phase") {
       this.setPhase(message.phase);
-    } else if (message.type === "ready") {
+    } else if (type === "ready") {
       this.ready = true;
       this.setPhase("ready");
       this.pump();
-    } else if (message.type === "output" && message.id === this.current?.id) {
-      for (const [stream, text] of JSON.parse(message.batch)) this.current.onOutput(stream, text);
-    } else if (message.type === "result" && message.id === this.current?.id) {
-      this.finish(JSON.parse(message.result));
-    } else if (message.type === "failed") {
+    } else if (type === "failed") {
       this.fail(message.message);
+    } else if (!job || id !== job.id || (type === "pong") !== Boolean(job.answer)) {
+      // Output and the result belong to the run in flight, before its result; a pong, after.
+      throw new Malformed(`a "${type}" message for no run in progress`);
+    } else if (type === "output") {
+      const pairs = parseBatch(message.batch);
+      job.outputChars += pairs.reduce((sum, [, text]) => sum + text.length, 0);
+      if (job.outputChars > MAX_OUTPUT_CHARS) throw new Malformed("more output than the runner sends");
+      for (const [stream, text] of pairs) job.onOutput(stream, text);
+    } else if (type === "result") {
+      job.answer = parseResult(message.result);
+      this.port.postMessage({ type: "ping", id });
+      job.timers.push(setTimeout(() => this.restart(unanswered()), deadlines.pingMs));
+    } else {
+      this.finish(job.answer);
     }
   }
 
@@ -147,6 +184,11 @@ export class Runtime extends EventTarget {
     this.phase = phase;
     this.dispatchEvent(new Event("phase"));
   }
+}
+
+function unanswered() {
+  const error = "Python stopped answering and was restarted (did the code close its worker, with js.close()?)\n";
+  return { status: "error", error, line: null, tables: [] };
 }
 
 function stopped() {

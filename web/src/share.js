@@ -2,6 +2,9 @@
 // (`#code=<base64url of the UTF-8 code>`, in the fragment so no server ever
 // sees or truncates it) and localStorage.
 
+// Chromium refuses URLs over 2 MiB; a link is kept well under that.
+export const MAX_LINK_CHARS = 1_000_000;
+
 /** Base64url, unpadded, of the UTF-8 bytes of `text`. */
 export function encode(text) {
   let binary = "";
@@ -23,10 +26,11 @@ export function shareLink(code, page = location.href) {
   return url.href;
 }
 
-/** The code in this page's `#code=` fragment: null when there is none, an Error when unreadable. */
+/** The code in this page's `#code=` fragment: null when there is none, an Error when unreadable or empty. */
 export function codeFromLink() {
   const match = /(?:^#|&)code=([^&]*)/.exec(location.hash);
   if (!match) return null;
+  if (!match[1]) return new Error("the link holds no code (nothing after #code=)");
   try {
     return decode(match[1]);
   } catch {

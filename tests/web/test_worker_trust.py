@@ -1,0 +1,128 @@
+"""The page trusts nothing the Python worker says: learner code runs there.
+
+Learner code can reach the worker's global postMessage and message events
+(`import js`), and the output callback the runner is given; none of them can
+forge a result, a state, or another run's output. A message that breaks the
+protocol ends its run as an error, and the next run works.
+"""
+
+import json
+
+from tests.web.pages import PlaygroundAt
+
+POST = (
+    "import js\n"
+    "from pyodide.ffi import to_js\n"
+    "def post(**message):\n"
+    "    js.postMessage(to_js(message, dict_converter=js.Object.fromEntries))\n"
+)
+LOOP = "print('looping')\nwhile True:\n    pass\n"
+PWNED = json.dumps({"status": "pwned", "error": None, "line": None, "tables": []})
+
+
+def forged_messages() -> str:
+    """Code that posts the worker protocol's every message, for every run id it might guess."""
+    return POST + (
+        "for i in range(1, 20):\n"
+        "    post(type='result', id=i, result='{\"status\": \"done\", \"tables\": 1}')\n"
+        f"    post(type='result', id=i, result={PWNED!r})\n"
+        "    post(type='output', id=i, batch='[[\"stdout\", \"forged\"]]')\n"
+        "post(type='status', status='pwned')\n"
+        "post(type='phase', phase='failed: forged')\n"
+        "post(type='failed', message='forged')\n"
+        "print('honest')\n"
+    )
+
+
+def test_messages_posted_by_learner_code_reach_nothing(browser, site):
+    with browser.new_context() as context:
+        page = context.new_page()
+        page.goto(site + "course.html")
+        first, other = PlaygroundAt(page, "#data-model"), PlaygroundAt(page, "#engine-graph")
+        first.element.scroll_into_view_if_needed()
+        first.wait_for("ready")
+        assert first.run(forged_messages()) == "done"
+        assert first.output.strip() == "honest"
+        assert other.state in ("loading", "ready") and "failed" not in other.status
+        assert first.run("print('next run')") == "done"
+        assert first.output.strip() == "next run"
+        assert other.run() == "done"
+
+
+def test_a_listener_added_by_learner_code_hears_no_later_run(playground):
+    listen = POST + (
+        "from pyodide.ffi import create_proxy\n"
+        "def inject(event):\n"
+        "    post(type='output', id=event.data.id, batch='[[\"stdout\", \"injected\"]]')\n"
+        "js.addEventListener('message', create_proxy(inject))\n"
+    )
+    assert playground.run(listen) == "done"
+    # Importing micropip makes the worker wait for its download before running the code.
+    assert playground.run("import micropip\nprint('mine')") == "done"
+    assert playground.output.strip() == "mine"
+
+
+def test_malformed_output_ends_the_run_as_an_error_and_the_next_run_works(playground):
+    send = "import sys\nprint('before')\nsys.stdout.output.send({!r})\nwhile True:\n    pass\n"
+    for batch in ["not json", '[["stdin", "x"]]', '{"stdout": "x"}']:
+        assert playground.run(send.format(batch)) == "error"
+        assert "the run's output was malformed" in playground.output
+        assert playground.run("print('next run')") == "done"
+        assert playground.output.strip() == "next run"
+
+
+def test_output_beyond_the_cap_ends_the_run_even_past_runner_py(playground):
+    flood = json.dumps([["stdout", "x" * 100_000]])
+    code = f"import sys\nfor _ in range(5):\n    sys.stdout.output.send({flood!r})\n"
+    assert playground.run(code) == "error"
+    assert "the run's output was malformed" in playground.output
+    assert len(playground.output) < 260_000
+
+
+def test_a_result_that_is_not_runner_pys_ends_the_run_as_an_error(playground):
+    bad_results = [
+        PWNED,
+        json.dumps({"status": "done", "error": None, "line": None, "tables": {}}),
+        json.dumps({"status": "done", "error": None, "line": None,
+                    "tables": [{"title": "g", "count": 2, "label": ["a"]}]}),
+        "not json",
+    ]
+    for result in bad_results:
+        playground.start(LOOP)
+        playground.wait_for_output("looping")
+        playground.element.evaluate(
+            "(el, result) => el.runtime.receive("
+            "{type: 'result', id: el.runtime.current.id, result})", result)
+        assert playground.wait_for("done", "error", "stopped") == "error"
+        assert "the run's output was malformed" in playground.output
+    for message in [{"type": "result", "id": 999, "result": "{}"}, {"type": "status"}, "pwned"]:
+        playground.start(LOOP)
+        playground.wait_for_output("looping")
+        playground.element.evaluate("(el, message) => el.runtime.receive(message)", message)
+        assert playground.wait_for("done", "error", "stopped") == "error"
+    assert playground.run("print('next run')") == "done"
+
+
+def test_code_that_closes_its_worker_ends_in_an_error_and_python_is_restarted(playground):
+    assert playground.run("import js\njs.close()\nprint('closed')\n") == "error"
+    assert "Python stopped answering and was restarted" in playground.output
+    assert playground.run("print('next run')") == "done"
+    assert playground.output.strip() == "next run"
+
+
+def test_an_odd_but_honest_graph_is_shown_with_its_long_label_cut(playground):
+    code = (
+        "from engine import Graph, MakeValue\n"
+        "g = Graph()\n"
+        "MakeValue(g, 1.0, label='y' * 20_000)\n"
+        "class Value:\n"
+        "    def __init__(self, op):\n"
+        "        self.data, self.grad, self.op = 1.0, 0.0, op\n"
+        "class Mine:\n"
+        "    nodes = [Value(None), Value(('Add', 0, 99))]\n"
+        "mine = Mine()\n"
+    )
+    assert playground.run(code) == "done"
+    assert playground.graphs() == ["g (1 node)", "mine (2 nodes)"]
+    label = playground.rows()[0][1]
+    assert label == "y" * 10_000 + "…"

@@ -1,0 +1,112 @@
+// What the page accepts from the Python worker (its messages are listed at
+// the top of worker.js). Learner code runs in that worker, so every message
+// is checked for its shape and size before the page acts on it; one that
+// fails is a Malformed error, and the runtime ends the run it belongs to.
+
+// The runner sends at most 250,000 characters of output a run, then its note.
+export const MAX_OUTPUT_CHARS = 251_000;
+export const MAX_ERROR_CHARS = 100_000;
+const MAX_TEXT_CHARS = 10_000;
+const PHASES = ["installing the engine"];
+const STATUSES = ["done", "error", "stopped"];
+const STREAMS = ["stdout", "stderr"];
+const NUMBER_WORDS = ["nan", "inf", "-inf"];
+
+export class Malformed extends Error {}
+
+// Each message type's fields and their checks; a message has exactly these.
+const isId = (v) => Number.isSafeInteger(v) && v > 0;
+const isText = (v) => typeof v === "string" && v.length <= MAX_TEXT_CHARS;
+const FIELDS = {
+  phase: { phase: (v) => PHASES.includes(v) },
+  ready: {},
+  output: { id: isId, batch: (v) => typeof v === "string" },
+  result: { id: isId, result: (v) => typeof v === "string" },
+  pong: { id: isId },
+  failed: { message: (v) => typeof v === "string" },
+};
+
+/** Throws Malformed unless `message` is one the worker may send. */
+export function checkMessage(message) {
+  if (!Object.hasOwn(FIELDS, message?.type)) throw new Malformed("a message of no known type");
+  const fields = FIELDS[message.type];
+  const names = Object.keys(message).filter((name) => name !== "type");
+  const wrong = names.find((name) => !Object.hasOwn(fields, name) || !fields[name](message[name]));
+  const missing = Object.keys(fields).find((name) => !names.includes(name));
+  if (wrong || missing) throw new Malformed(`a "${message.type}" message with a bad "${wrong ?? missing}"`);
+}
+
+/** The [stream, text] pairs of an output batch. */
+export function parseBatch(batch) {
+  const pairs = parseJson(batch, "output");
+  const valid = Array.isArray(pairs) && pairs.every((pair) =>
+    Array.isArray(pair) && pair.length === 2 && STREAMS.includes(pair[0]) && typeof pair[1] === "string");
+  if (!valid) throw new Malformed("output that is not a list of [stream, text] pairs");
+  return pairs;
+}
+
+/** the runner's result, checked; an over-long error, title, label or op is cut short. */
+export function parseResult(json) {
+  const result = parseJson(json, "result");
+  const valid = isObject(result)
+    && STATUSES.includes(result.status)
+    && (result.error === null || typeof result.error === "string")
+    && (result.line === null || isId(result.line))
+    && ["ms", "ended"].every((name) => result[name] === undefined || Number.isFinite(result[name]))
+    && Array.isArray(result.tables) && result.tables.every(isTable);
+  if (!valid) throw new Malformed("a result that is not the runner's");
+  if (result.error !== null) result.error = cut(result.error, MAX_ERROR_CHARS, "\n… error truncated\n");
+  for (const t of result.tables) {
+    t.title = cut(t.title);
+    for (const column of ["label", "op"]) t[column] = t[column].map((text) => text && cut(text));
+  }
+  return result;
+}
+
+/** A table as the runner's `table()` makes it: columns of `count` entries each. */
+function isTable(t) {
+  if (!isObject(t) || !isString(t.title) || !Number.isSafeInteger(t.count) || t.count < 0) return false;
+  const column = (name, check) => Array.isArray(t[name]) && t[name].length === t.count && t[name].every(check);
+  const node = (i) => Number.isSafeInteger(i) && i >= 0 && i < t.count;
+  return column("label", (v) => v === null || isString(v))
+    && column("op", isString)
+    && column("data", isNumber)
+    && column("grad", isNumber)
+    // A learner's own op may name any index; the engine's name nodes of the graph.
+    && column("args", (args) => Array.isArray(args) && args.every(Number.isSafeInteger))
+    && column("line", (v) => v === null || isId(v))
+    && (t.root === null || node(t.root))
+    && (t.steps === null || (Array.isArray(t.steps) && t.steps.every((step) => isStep(step, node))))
+    && (t.noSteps === null || isText(t.noSteps));
+}
+
+/** A step of Backward (engine.BackwardSteps): the node visited and the grads it adds to. */
+function isStep(step, node) {
+  const isTerm = (term) => isObject(term) && node(term.operand) && isNumber(term.grad) && isText(term.text);
+  return isObject(step) && node(step.node) && Array.isArray(step.terms) && step.terms.every(isTerm);
+}
+
+/** `text`, or its first `limit` characters and `more`. */
+function cut(text, limit = MAX_TEXT_CHARS, more = "…") {
+  return text.length > limit ? text.slice(0, limit) + more : text;
+}
+
+function isString(v) {
+  return typeof v === "string";
+}
+
+function isNumber(v) {
+  return Number.isFinite(v) || NUMBER_WORDS.includes(v);
+}
+
+function isObject(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function parseJson(text, what) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Malformed(`${what} that is not JSON`);
+  }
+}
