@@ -8,6 +8,10 @@
 //   data-state   loading | ready | running | done | error | stopped
 //   events       "ready" (Python is up), "run-end" (detail: the run's result)
 //   methods      run(), stop(), reset(); property `code` (get and set)
+//   fromLink     set before the element is connected when its code came from a
+//                link (embed.html does): then `autorun` is ignored
+// The learner's code is kept by keeper.js (saved after edits; a link's code
+// is a draft beside it, with a switch between the two).
 // Every playground on a page shares one Python worker (see runtime.js), which
 // starts when the first of them is about to be used (see lazy.js). The
 // author's attributes are described in options.js.
