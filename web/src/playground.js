@@ -10,6 +10,10 @@
 //   methods      run(), stop(), reset(); property `code` (get and set)
 //   deadlines    the class's `deadlines` (Stop's grace, the picture's layouts;
 //                see deadlines.js), which a test sets to check each side
+//   fromLink     set before the element is connected when its code came from a
+//                link (embed.html does): then `autorun` is ignored
+// The learner's code is kept by keeper.js (saved after edits; a link's code
+// is a draft beside it, with a switch between the two).
 // Every playground on a page shares one Python worker (see runtime.js), which
 // starts when the first of them is about to be used (see lazy.js). The
 // author's attributes are described in options.js.
