@@ -76,7 +76,8 @@ class Playground:
 
     @property
     def python_starts(self) -> int:
-        """How many Python workers the page has started: one, plus one per restart."""
+        """How many Python workers the page has started: one, plus one per restart. A
+        worker is known here once it has said something: after a run in it ends."""
         return sum(url.endswith("/worker.js") for url in self.workers)
 
     def open(self, url: str) -> Playground:
