@@ -126,3 +126,5 @@ def test_an_odd_but_honest_graph_is_shown_with_its_long_label_cut(playground):
     assert playground.graphs() == ["g (1 node)", "mine (2 nodes)"]
     label = playground.rows()[0][1]
     assert label == "y" * 200 + "… 19,800 more characters"
+    hover = playground.element.locator("tbody td.label").first.get_attribute("title")
+    assert hover == "y" * 2_000 + "… 18,000 more characters"

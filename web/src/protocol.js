@@ -75,6 +75,9 @@ function isTable(t) {
     // A learner's own op may name any index; the engine's name nodes of the graph.
     && column("args", (args) => Array.isArray(args) && args.every(Number.isSafeInteger))
     && column("line", (v) => v === null || isId(v))
+    // The longer text of labels cut short in the table, by node index, for the hover.
+    && (t.fullLabel === undefined || (isObject(t.fullLabel)
+      && Object.entries(t.fullLabel).every(([i, text]) => node(Number(i)) && isText(text))))
     && (t.root === null || node(t.root))
     && (t.steps === null || (Array.isArray(t.steps) && t.steps.every((step) => isStep(step, node))))
     && (t.noSteps === null || isText(t.noSteps));

@@ -140,7 +140,7 @@ export class TablePanel {
     shade(grad, this.grads[i], this.top);
     const tr = element("tr", {}, [
       element("th", { scope: "row", textContent: String(i) }),
-      element("td", { className: "label", textContent: t.label[i] ?? "" }),
+      element("td", { className: "label", textContent: t.label[i] ?? "", title: t.fullLabel?.[i] ?? "" }),
       element("td", { className: "op", textContent: t.op[i] }),
       number(t.data[i], "data"),
       grad,
