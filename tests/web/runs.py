@@ -6,6 +6,16 @@ import json
 
 import playground_runner
 
+# A config object whose __getattr__ raises KeyError, not AttributeError: plain
+# Python that once passed for a graph and crashed the run.
+CONFIG_OBJECT = (
+    "class Cfg:\n"
+    "    def __init__(self): self.d = {'lr': 0.1}\n"
+    "    def __getattr__(self, k): return self.d[k]\n"
+    "cfg = Cfg()\n"
+    "print(cfg.lr)\n"
+)
+
 
 def strict_json(text: str):
     """Parse JSON as the page's JSON.parse does: NaN and Infinity are not JSON."""

@@ -8,7 +8,7 @@ import traceback
 import pytest
 
 from playground_runner.fresh import Stopped
-from tests.web.runs import run
+from tests.web.runs import CONFIG_OBJECT, run
 
 GRAPH = (
     "from engine import Graph, MakeValue, VMul\n"
@@ -20,13 +20,7 @@ NODE = "class V:\n    data, grad, op = 1.0, 0.0, None\n"
 
 
 def test_an_object_whose_getattr_raises_keyerror_is_just_not_a_graph():
-    code = (
-        "class Cfg:\n"
-        "    def __init__(self): self.d = {'lr': 0.1}\n"
-        "    def __getattr__(self, k): return self.d[k]\n"
-        "cfg = Cfg()\n"
-        "print(cfg.lr)\n"
-    )
+    code = CONFIG_OBJECT
     result, output = run(code)
     assert result["status"] == "done" and result["tables"] == []
     assert output == "0.1\n"

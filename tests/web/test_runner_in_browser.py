@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
+from tests.web.runs import CONFIG_OBJECT
+
 COUNTER = "x = 0\nprint('ran', x)\n"
 
 
 def test_a_config_object_whose_getattr_raises_runs_as_plain_python(playground):
-    code = (
-        "class Cfg:\n"
-        "    def __init__(self): self.d = {'lr': 0.1}\n"
-        "    def __getattr__(self, k): return self.d[k]\n"
-        "cfg = Cfg()\n"
-        "print(cfg.lr)\n"
-    )
+    code = CONFIG_OBJECT
     assert playground.run(code) == "done"
     assert playground.output == "0.1\n"
 
