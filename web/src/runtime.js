@@ -44,9 +44,7 @@ export class Runtime extends EventTarget {
 
   spawn() {
     this.ready = false;
-    this.buffer = globalThis.crossOriginIsolated
-      ? new Int32Array(new SharedArrayBuffer(4))
-      : null;
+    this.buffer = interruptBuffer();
     this.worker = moduleWorker(this.workerUrl, "python");
     this.worker.addEventListener("message", (event) => this.receive(event.data));
     this.worker.addEventListener("error", (event) =>
@@ -147,6 +145,17 @@ export class Runtime extends EventTarget {
     this.phase = phase;
     this.dispatchEvent(new Event("phase"));
   }
+}
+
+/**
+ * The Int32Array that Stop writes to and Python reads, on memory shared with the
+ * worker; null where there is none. Cross-origin isolation alone is not enough:
+ * WebKitGTK reports `crossOriginIsolated` but has no SharedArrayBuffer
+ * constructor (nor can it post one to a worker), so there Stop restarts Python.
+ */
+function interruptBuffer() {
+  if (!globalThis.crossOriginIsolated || typeof SharedArrayBuffer !== "function") return null;
+  return new Int32Array(new SharedArrayBuffer(4));
 }
 
 function stopped() {
