@@ -9,7 +9,9 @@
 
 Standard library only, so that a bare Python >= 3.10 can run it: everything
 else (the engine's build backend, Pyodide, CodeMirror, esbuild, pytest,
-Playwright, Chromium) is installed by the steps below.
+Playwright, Chromium; for the smoke tests in other engines Selenium,
+marionette_driver, Firefox ESR, WebKitGTK's WebDriver and Xvfb) is installed by
+the steps below.
 """
 
 from __future__ import annotations
@@ -44,6 +46,12 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+# The other engines the smoke tests drive (tests/web/engines/): Debian's Firefox ESR,
+# over Marionette, its own protocol (no geckodriver, which no package here ships);
+# WebKitGTK's WebDriver, with the MiniBrowser it starts, in a window on Xvfb.
+FIREFOX = Path("/usr/bin/firefox-esr")
+WEBKIT_DRIVER = Path("/usr/bin/WebKitWebDriver")
+MINIBROWSER = "/usr/lib/*/webkit2gtk-4.1/MiniBrowser"
 
 # The files of the npm package `pyodide` that the site loads; the rest
 # (consoles, type declarations, source maps, the Node.js loader) stay behind.
@@ -87,6 +95,27 @@ def need(program: str, apt_package: str) -> None:
         f"build.py: {program} is missing. Install it, e.g. on Debian or Ubuntu:\n"
         f"    sudo apt-get install -y {apt_package}"
     )
+
+
+def install_firefox() -> None:
+    """Debian's Firefox ESR, for tests/web/engines/, when it is missing."""
+    need(str(FIREFOX), "firefox-esr")
+
+
+def install_webkit() -> None:
+    """WebKitGTK's WebDriver (its package brings the library, MiniBrowser included) and
+    Xvfb, for tests/web/engines/, when they are missing: WebKitGTK has no headless mode."""
+    need(str(WEBKIT_DRIVER), "webkit2gtk-driver")
+    need("Xvfb", "xvfb")
+
+
+def minibrowser() -> Path:
+    """The MiniBrowser that WebKitWebDriver starts, in the library's directory for this
+    machine's architecture."""
+    found = sorted(Path("/").glob(MINIBROWSER.lstrip("/")))
+    if not found:
+        raise FileNotFoundError(f"no {MINIBROWSER}: run `python build.py test` to install it")
+    return found[0]
 
 
 def venv_python() -> Path:
@@ -252,6 +281,8 @@ def serve(port: int, isolation: bool) -> None:
 def test() -> None:
     """Install what the tests need, build, then lint and run every test."""
     python = prepare()
+    install_firefox()
+    install_webkit()
     run(python, "-m", "ruff", "check", ".")
     run(python, "-m", "pytest", "tests")
 
