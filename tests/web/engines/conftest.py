@@ -72,10 +72,10 @@ def display() -> Iterator[str]:
     xvfb.wait()
 
 
-@pytest.fixture(params=["firefox", "webkit"])
+@pytest.fixture(params=[Firefox.name, WebKit.name])
 def engine(request, proxy: RefusingProxy, tmp_path) -> Iterator[Browser]:
     """A fresh Firefox or WebKit (with empty storage), quit after the test."""
-    if request.param == "firefox":
+    if request.param == Firefox.name:
         opened: Browser = Firefox(proxy.port, log=tmp_path / "gecko.log")
     else:
         opened = WebKit(proxy.port, display=request.getfixturevalue("display"))

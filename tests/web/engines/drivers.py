@@ -34,6 +34,8 @@ class Element(Protocol):
 class Browser(Protocol):
     """One browser window, with storage of its own."""
 
+    name: str  # "firefox" or "webkit"
+
     def open(self, url: str) -> None: ...
 
     def script(self, source: str, *args: Any) -> Any:
@@ -48,6 +50,8 @@ class Browser(Protocol):
 
 
 class Firefox:
+    name = "firefox"
+
     def __init__(self, proxy: int, log: Path) -> None:
         prefs = {
             "network.proxy.type": 1,  # manual
@@ -84,6 +88,8 @@ class Firefox:
 
 
 class WebKit:
+    name = "webkit"
+
     def __init__(self, proxy: int, display: str) -> None:
         options = Options()
         options.binary_location = str(build.minibrowser())

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.conftest import FINAL_STATES
 from tests.web.engines.conftest import RefusingProxy
 from tests.web.engines.drivers import Browser
 from tests.web.engines.playground import Playground
@@ -61,11 +62,11 @@ def test_stop_interrupts_or_restarts_python_and_the_next_run_works(engine, reque
     looping.start(CATCHING_LOOP)
     looping.wait_for_output("looping")
     looping.button("Stop").click()
-    if isolated and INTERRUPTS_WHEN_ISOLATED[request.node.callspec.params["engine"]]:
-        assert looping.wait_for("done", "error", "stopped") == "done"
+    if isolated and INTERRUPTS_WHEN_ISOLATED[engine.name]:
+        assert looping.wait_for(*FINAL_STATES) == "done"
         assert looping.output.split() == ["looping", "interrupted"]
     else:
-        assert looping.wait_for("done", "error", "stopped") == "stopped"
+        assert looping.wait_for(*FINAL_STATES) == "stopped"
         assert looping.output.split() == ["looping"]
     assert looping.code == CATCHING_LOOP
     assert looping.run("print('next run')") == "done"
@@ -90,7 +91,7 @@ def test_a_course_page_of_three_playgrounds_runs_each(engine, site, pages: Cours
     playgrounds = [Playground(engine, f"#{name}") for name in codes]
     for each in playgrounds:
         each.start()  # queued behind the one before it
-    assert [each.wait_for("done", "error", "stopped") for each in playgrounds] == ["done"] * 3
+    assert [each.wait_for(*FINAL_STATES) for each in playgrounds] == ["done"] * 3
     hello, chapter, leaf = playgrounds
     assert hello.output.strip() == "hello from a course page"
     assert chapter.rows() == CHAPTER_ROWS
