@@ -9,6 +9,7 @@ nothing tried to leave the machine.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+import build
 from tests.web.engines.drivers import Browser, Firefox, WebKit
 
 
@@ -53,9 +55,16 @@ def proxy() -> Iterator[RefusingProxy]:
     server.close()
 
 
+def require(program: str) -> None:
+    """Fail with what to do when a program these tests start is not installed."""
+    if not shutil.which(program):
+        pytest.fail(f"{program} is missing: `python build.py test` installs it", pytrace=False)
+
+
 @pytest.fixture(scope="session")
 def display() -> Iterator[str]:
     """An X display on Xvfb, for WebKitGTK, which cannot run headless."""
+    require("Xvfb")
     read, write = os.pipe()
     xvfb = subprocess.Popen(
         ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x960x24", "-nolisten", "tcp"],
@@ -76,8 +85,10 @@ def display() -> Iterator[str]:
 def engine(request, proxy: RefusingProxy, tmp_path) -> Iterator[Browser]:
     """A fresh Firefox or WebKit (with empty storage), quit after the test."""
     if request.param == Firefox.name:
+        require(str(build.FIREFOX))
         opened: Browser = Firefox(proxy.port, log=tmp_path / "gecko.log")
     else:
+        require(str(build.WEBKIT_DRIVER))
         opened = WebKit(proxy.port, display=request.getfixturevalue("display"))
     yield opened
     opened.quit()
