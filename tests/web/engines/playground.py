@@ -7,8 +7,8 @@ from tests.web.conftest import FINAL_STATES
 from tests.web.engines.drivers import Browser, Element
 
 # How long any wait may take: a boot or a run (with, after a Stop, Python's restart).
-# Longer than the Chromium suite's 60 s: Pyodide boots slower in WebKitGTK (29 s, against
-# Firefox's 10 s, on a busy 2-core machine).
+# Longer than the Chromium suite's 60 s: Pyodide boots about twice as slowly in WebKitGTK,
+# and a boot there has taken 30 s on a busy 2-core machine.
 DEADLINE_MS = 180_000
 
 # Resolves with the element's data-state once it is one of `states`.
