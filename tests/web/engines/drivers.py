@@ -2,8 +2,9 @@
 
 Playwright drives only its own builds of Firefox and WebKit, which cannot be
 downloaded here. Debian's Firefox speaks Marionette, Mozilla's own protocol:
-Mozilla's `marionette_driver` starts it, headless, on a fresh profile (and so
-needs no geckodriver, which no package here ships for Linux). WebKitGTK has a
+Mozilla's `marionette_driver` starts it, headless, on a fresh profile, with no
+geckodriver (no PyPI or npm package ships one for Linux: they download it from
+GitHub as they install, or ship only the Windows build). WebKitGTK has a
 WebDriver of its own, `WebKitWebDriver`, which Selenium drives; it starts
 WebKitGTK's MiniBrowser, in a window on the X display it is given, with
 ephemeral storage.
