@@ -47,7 +47,7 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 # The other engines the smoke tests drive (tests/web/engines/): Debian's Firefox ESR,
-# over Marionette, its own protocol (no geckodriver, which no package here ships);
+# over Marionette, its own protocol (no geckodriver needed);
 # WebKitGTK's WebDriver, with the MiniBrowser it starts, in a window on Xvfb.
 FIREFOX = Path("/usr/bin/firefox-esr")
 WEBKIT_DRIVER = Path("/usr/bin/WebKitWebDriver")

@@ -3,8 +3,9 @@
 Playwright drives only its own builds of Firefox and WebKit, which cannot be
 downloaded here. Debian's Firefox speaks Marionette, Mozilla's own protocol:
 Mozilla's `marionette_driver` starts it, headless, on a fresh profile, with no
-geckodriver (no PyPI or npm package ships one for Linux: they download it from
-GitHub as they install, or ship only the Windows build). WebKitGTK has a
+geckodriver between them (the npm packages download geckodriver as they install;
+on PyPI, one ships only the Windows build and one a third party's copy of
+geckodriver 0.33 from 2023). WebKitGTK has a
 WebDriver of its own, `WebKitWebDriver`, which Selenium drives; it starts
 WebKitGTK's MiniBrowser, in a window on the X display it is given, with
 ephemeral storage.
