@@ -12,6 +12,9 @@ only Python >= 3.10 and npm: everything else (the engine's build backend,
 Pyodide, CodeMirror, esbuild) is installed by the steps below. `test`,
 `screenshot` and `bench` also install pytest and Playwright into .venv, and
 need a Chromium or Chrome: see find_chromium() for where it is looked for.
+On Linux `test` also runs smoke tests in Firefox ESR and WebKitGTK: it
+installs Selenium and marionette_driver into .venv, and firefox-esr,
+WebKitGTK's WebDriver and Xvfb with apt-get.
 """
 
 from __future__ import annotations
@@ -48,6 +51,12 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+# The other engines the smoke tests drive (tests/web/engines/): Debian's Firefox ESR,
+# over Marionette, its own protocol (no geckodriver needed);
+# WebKitGTK's WebDriver, with the MiniBrowser it starts, in a window on Xvfb.
+FIREFOX = Path("/usr/bin/firefox-esr")
+WEBKIT_DRIVER = Path("/usr/bin/WebKitWebDriver")
+MINIBROWSER = "/usr/lib/*/webkit2gtk-4.1/MiniBrowser"
 
 # The files of the npm package `pyodide` that the site loads; the rest
 # (consoles, type declarations, source maps, the Node.js loader) stay behind.
@@ -87,8 +96,14 @@ def can_apt_get() -> bool:
             and shutil.which("apt-get") is not None)
 
 
-def apt_get_install(package: str) -> None:
+@functools.cache
+def apt_get_update() -> None:
+    """Refresh apt's package lists, once a build however many packages it installs."""
     run("apt-get", "update")
+
+
+def apt_get_install(package: str) -> None:
+    apt_get_update()
     run("apt-get", "install", "-y", package)
 
 
@@ -229,6 +244,27 @@ def ensure_chromium() -> None:
         if os.environ.get("CHROMIUM") or not can_apt_get():
             sys.exit(f"build.py: {missing}")
         apt_get_install("chromium")
+
+
+def install_firefox() -> None:
+    """Debian's Firefox ESR, for tests/web/engines/, when it is missing."""
+    need(str(FIREFOX), "firefox-esr")
+
+
+def install_webkit() -> None:
+    """WebKitGTK's WebDriver (its package brings the library, MiniBrowser included) and
+    Xvfb, for tests/web/engines/, when they are missing: WebKitGTK has no headless mode."""
+    need(str(WEBKIT_DRIVER), "webkit2gtk-driver")
+    need("Xvfb", "xvfb")
+
+
+def minibrowser() -> Path:
+    """The MiniBrowser that WebKitWebDriver starts, in the library's directory for this
+    machine's architecture."""
+    found = sorted(Path("/").glob(MINIBROWSER.lstrip("/")))
+    if not found:
+        raise FileNotFoundError(f"no {MINIBROWSER}: run `python build.py test` to install it")
+    return found[0]
 
 
 def venv_python() -> Path:
@@ -429,8 +465,17 @@ def serve(port: int, isolation: bool) -> None:
 def test() -> None:
     """Install what the tests need, build, then lint and run every test."""
     python = prepare()
+    skip = []
+    if system() == "linux":
+        install_firefox()
+        install_webkit()
+    else:  # Debian's Firefox ESR and WebKitGTK are what tests/web/engines/ drives
+        print("build.py: the Firefox and WebKitGTK smoke tests (tests/web/engines/) run on "
+              "Linux only; running the rest", flush=True)
+        skip = ["--ignore", str(ROOT / "tests" / "web" / "engines")]
     run(python, "-m", "ruff", "check", ".")
-    run(python, "-m", "pytest", "tests", "--durations=10")  # the slowest tests, to keep in view
+    # --durations: the slowest tests, to keep in view.
+    run(python, "-m", "pytest", "tests", "--durations=10", *skip)
 
 
 def screenshot() -> None:

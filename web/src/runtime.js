@@ -52,9 +52,7 @@ export class Runtime extends EventTarget {
 
   spawn() {
     this.ready = false;
-    this.buffer = globalThis.crossOriginIsolated
-      ? new Int32Array(new SharedArrayBuffer(4))
-      : null;
+    this.buffer = interruptBuffer();
     this.worker = moduleWorker(this.workerUrl, "python");
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
@@ -189,6 +187,17 @@ export class Runtime extends EventTarget {
 function unanswered() {
   const error = "Python stopped answering and was restarted (did the code close its worker, with js.close()?)\n";
   return { status: "error", error, line: null, tables: [] };
+}
+
+/**
+ * The Int32Array that Stop writes to and Python reads, on memory shared with the
+ * worker; null where there is none. Cross-origin isolation alone is not enough:
+ * WebKitGTK reports `crossOriginIsolated` but has no SharedArrayBuffer
+ * constructor (nor can it post one to a worker), so there Stop restarts Python.
+ */
+function interruptBuffer() {
+  if (!globalThis.crossOriginIsolated || typeof SharedArrayBuffer !== "function") return null;
+  return new Int32Array(new SharedArrayBuffer(4));
 }
 
 function stopped() {

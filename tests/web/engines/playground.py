@@ -1,0 +1,114 @@
+"""A playground on a page, driven through any `Browser`: scripts in the page do the looking,
+and every wait is on the page's own changes (a MutationObserver), never a sleep."""
+
+from __future__ import annotations
+
+from tests.web.conftest import FINAL_STATES
+from tests.web.engines.drivers import Browser, Element
+
+# How long any wait may take: a boot or a run (with, after a Stop, Python's restart).
+# Longer than the Chromium suite's 60 s: Pyodide boots about twice as slowly in WebKitGTK,
+# and a boot there has taken 30 s on a busy 2-core machine.
+DEADLINE_MS = 180_000
+
+# Resolves with the element's data-state once it is one of `states`.
+WAIT_FOR_STATE = """
+const [selector, states, done] = arguments;
+const el = document.querySelector(selector);
+const check = () => {
+  if (!states.includes(el.dataset.state)) return;
+  observer.disconnect();
+  done(el.dataset.state);
+};
+const observer = new MutationObserver(check);
+observer.observe(el, { attributes: true, attributeFilter: ["data-state"] });
+check();
+"""
+
+# Resolves once the element's output shows `text`.
+WAIT_FOR_OUTPUT = """
+const [selector, text, done] = arguments;
+const output = document.querySelector(selector).shadowRoot.querySelector(".output");
+const check = () => {
+  if (!output.textContent.includes(text)) return;
+  observer.disconnect();
+  done(true);
+};
+const observer = new MutationObserver(check);
+observer.observe(output, { childList: true, subtree: true, characterData: true });
+check();
+"""
+
+
+class Playground:
+    """The <autograd-playground> at `selector` on the browser's page."""
+
+    def __init__(self, browser: Browser, selector: str = "autograd-playground") -> None:
+        self.browser = browser
+        self.selector = selector
+
+    def call(self, body: str, *args: object) -> object:
+        """Run `body` with `el` bound to the element (and its shadow root as `root`)."""
+        return self.browser.script(
+            f"const el = document.querySelector(arguments[0]); const root = el.shadowRoot;"
+            f"{body}",
+            self.selector,
+            *args,
+        )
+
+    @property
+    def state(self) -> str:
+        return self.call("return el.dataset.state;")
+
+    def wait_for(self, *states: str) -> str:
+        return self.browser.wait(
+            WAIT_FOR_STATE, self.selector, list(states), timeout_ms=DEADLINE_MS
+        )
+
+    def wait_for_output(self, text: str) -> None:
+        self.browser.wait(WAIT_FOR_OUTPUT, self.selector, text, timeout_ms=DEADLINE_MS)
+
+    @property
+    def code(self) -> str:
+        return self.call("return el.code;")
+
+    @code.setter
+    def code(self, text: str) -> None:
+        self.call("el.code = arguments[1];", text)
+
+    def button(self, name: str) -> Element:
+        return self.call(
+            "return [...root.querySelectorAll('button')]"
+            ".find(b => b.textContent === arguments[1]);",
+            name,
+        )
+
+    def start(self, code: str | None = None) -> None:
+        """Press Run (after putting `code` in the editor), without waiting for the run to end."""
+        if code is not None:
+            self.code = code
+        self.button("Run").click()
+
+    def run(self, code: str | None = None) -> str:
+        """Press Run and wait for the run to end; returns the final state."""
+        self.start(code)
+        return self.wait_for(*FINAL_STATES)
+
+    @property
+    def output(self) -> str:
+        return self.call("return root.querySelector('.output').textContent;")
+
+    def rows(self) -> list[list[str]]:
+        """The table's rendered rows as cell texts: index, label, op, data, grad."""
+        return self.call(
+            "return [...root.querySelectorAll('tbody tr:not(.spacer)')]"
+            ".map(r => [...r.cells].map(c => c.textContent));"
+        )
+
+    def full_values(self, column: str) -> list[float]:
+        """A number column's full values, from the cells' hover titles."""
+        titles = self.call(
+            "return [...root.querySelectorAll(`tbody td.${arguments[1]}`)].map(c => c.title);",
+            column,
+        )
+        return [float(t) for t in titles]

@@ -1,0 +1,98 @@
+"""The playground works in Firefox and WebKit as in Chromium: boot offline, the chapter's
+example and its grads, Stop in both tiers, a course page of three playgrounds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import FINAL_STATES
+from tests.web.engines.conftest import RefusingProxy
+from tests.web.engines.drivers import Browser
+from tests.web.engines.playground import Playground
+from tests.web.pages import CoursePages, course_page, playground
+from tests.web.test_run import CHAPTER_ROWS, chapter_grads
+
+EXAMPLE = Path(__file__).parents[3] / "web" / "src" / "example.py"
+
+# Catches the interrupt that Stop raises, so the two tiers end differently: an
+# interrupted run ends "done" and says so; a restarted Python never gets to say it.
+CATCHING_LOOP = (
+    "try:\n    print('looping')\n    while True:\n        pass\n"
+    "except KeyboardInterrupt:\n    print('interrupted')\n"
+)
+
+# Whether Stop can interrupt Python on a cross-origin isolated page. WebKitGTK
+# reports `crossOriginIsolated` but has no SharedArrayBuffer constructor (nor can
+# it post one to a worker), so there Stop restarts Python, as without isolation.
+INTERRUPTS_WHEN_ISOLATED = {"firefox": True, "webkit": False}
+
+
+def open_playground(browser: Browser, url: str) -> Playground:
+    browser.open(url)
+    opened = Playground(browser)
+    assert opened.wait_for("ready", "error") == "ready"
+    return opened
+
+
+def test_the_page_boots_offline(engine: Browser, proxy: RefusingProxy, site: str):
+    before = len(proxy.requests)
+    open_playground(engine, site)
+    assert proxy.requests[before:] == []
+
+
+def test_the_chapters_example_shows_its_6_nodes_and_backward_its_grads(engine, site):
+    example = open_playground(engine, site)
+    assert example.run() == "done"
+    assert example.rows() == CHAPTER_ROWS
+    assert "e = 0.999329" in example.output
+    code = example.code.replace("# from engine", "from engine")
+    assert example.run(code.replace("# Backward(g, e)", "Backward(g, e)")) == "done"
+    assert example.full_values("grad") == pytest.approx(chapter_grads(), rel=1e-12)
+    assert example.rows()[0][4] == "-0.00402285"
+
+
+@pytest.mark.parametrize("isolated", [True, False], ids=["isolated", "plain"])
+def test_stop_interrupts_or_restarts_python_and_the_next_run_works(engine, request, isolated):
+    url = request.getfixturevalue("site" if isolated else "plain_site")
+    looping = open_playground(engine, url)
+    assert engine.script("return crossOriginIsolated;") is isolated
+    looping.start(CATCHING_LOOP)
+    looping.wait_for_output("looping")
+    looping.button("Stop").click()
+    if isolated and INTERRUPTS_WHEN_ISOLATED[engine.name]:
+        assert looping.wait_for(*FINAL_STATES) == "done"
+        assert looping.output.split() == ["looping", "interrupted"]
+    else:
+        assert looping.wait_for(*FINAL_STATES) == "stopped"
+        assert looping.output.split() == ["looping"]
+    assert looping.code == CATCHING_LOOP
+    assert looping.run("print('next run')") == "done"
+    assert looping.output.strip() == "next run"
+
+
+@pytest.fixture(scope="module")
+def pages() -> Iterator[CoursePages]:
+    server = CoursePages()
+    yield server
+    server.close()
+
+
+def test_a_course_page_of_three_playgrounds_runs_each(engine, site, pages: CoursePages):
+    codes = {
+        "hello": "print('hello from a course page')\n",
+        "chapter": EXAMPLE.read_text(),
+        "leaf": "from engine import Graph, MakeValue\nh = Graph()\nMakeValue(h, 7.0, label='x')\n",
+    }
+    body = [playground(code, id=name) for name, code in codes.items()]
+    engine.open(pages.add("three.html", course_page(site, *body)))
+    playgrounds = [Playground(engine, f"#{name}") for name in codes]
+    for each in playgrounds:
+        each.start()  # queued behind the one before it
+    assert [each.wait_for(*FINAL_STATES) for each in playgrounds] == ["done"] * 3
+    hello, chapter, leaf = playgrounds
+    assert hello.output.strip() == "hello from a course page"
+    assert chapter.rows() == CHAPTER_ROWS
+    assert leaf.rows() == [["0", "x", "leaf", "7.0", "0.0"]]
