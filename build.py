@@ -29,6 +29,7 @@ import subprocess
 import sys
 import threading
 import venv
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -58,8 +59,14 @@ PYODIDE_FILES = [
     "python_stdlib.zip",
     "pyodide-lock.json",
 ]
+# The runner: the Python files the worker writes into Pyodide's home folder (web/'s
+# name -> the name there) and the module it imports from them. site.json tells the
+# worker, and snapshot/files.json the snapshot maker, which files these are.
+RUNNER_FILES = {"runner.py": "playground_runner.py"}
+RUNNER_MODULE = "playground_runner"
 # Files copied from web/ to the top of dist/ as they are.
-STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "worker.js", "runner.py"]
+STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "worker.js",
+                "python-files.js", *RUNNER_FILES]
 
 MIME_TYPES = {
     ".wasm": "application/wasm",
@@ -69,6 +76,7 @@ MIME_TYPES = {
     ".py": "text/plain; charset=utf-8",
     ".whl": "application/zip",
     ".zip": "application/zip",
+    ".gz": "application/gzip",
 }
 
 
@@ -307,7 +315,7 @@ def bundle() -> None:
 
 def copy_site(engine: Path, micropip: Path) -> None:
     """Lay out dist/: pages, worker, Python glue, Pyodide, wheels, and site.json,
-    which tells the worker the wheels' file names."""
+    which tells the worker the wheels' file names and the runner's files."""
     for name in STATIC_FILES:
         shutil.copy2(WEB / name, DIST / name)
     (DIST / "pyodide").mkdir()
@@ -316,8 +324,40 @@ def copy_site(engine: Path, micropip: Path) -> None:
     (DIST / "wheels").mkdir()
     for wheel in (engine, micropip):
         shutil.copy2(wheel, DIST / "wheels" / wheel.name)
-    manifest = {"engine": f"wheels/{engine.name}", "micropip": f"wheels/{micropip.name}"}
+    manifest = {"engine": f"wheels/{engine.name}", "micropip": f"wheels/{micropip.name}",
+                "runner": {"module": RUNNER_MODULE, "files": RUNNER_FILES}}
+    write_site_json(manifest)
+
+
+def write_site_json(manifest: dict) -> None:
     (DIST / "site.json").write_text(json.dumps(manifest, indent=2) + "\n")
+
+
+def snapshot_files(engine: Path) -> dict[str, dict[str, str]]:
+    """The files a snapshot's Python was made with, which it needs again in its file
+    system (for tracebacks' source lines, importlib.metadata): the wheel's, by their
+    place in site-packages, and the runner's, by their name in the home folder."""
+    with zipfile.ZipFile(engine) as wheel:
+        packages = {name: wheel.read(name).decode() for name in wheel.namelist()
+                    if not name.endswith("/")}
+    home = {name: (WEB / source).read_text() for source, name in RUNNER_FILES.items()}
+    return {"site-packages": packages, "home": home}
+
+
+def make_snapshot(engine: Path) -> None:
+    """Make snapshot/memory.gz with Node from dist/'s own Pyodide: Python with the engine
+    and the runner imported, which the worker restores instead of booting Python. Then
+    add it to site.json, with its hash, which the worker checks (a stale or damaged
+    snapshot is not restored)."""
+    folder = DIST / "snapshot"
+    folder.mkdir()
+    (folder / "files.json").write_text(json.dumps(snapshot_files(engine)))
+    run(need("node", "nodejs"), WEB / "make-snapshot.mjs", DIST)
+    digest = hashlib.sha256((folder / "memory.gz").read_bytes()).hexdigest()
+    manifest = json.loads((DIST / "site.json").read_text())
+    manifest["snapshot"] = {"memory": "snapshot/memory.gz", "sha256": digest,
+                            "files": "snapshot/files.json"}
+    write_site_json(manifest)
 
 
 def build() -> None:
@@ -329,6 +369,7 @@ def build() -> None:
     DIST.mkdir()
     bundle()
     copy_site(engine, micropip)
+    make_snapshot(engine)
     print(f"built {DIST}")
 
 
