@@ -26,11 +26,8 @@ const { loadPyodide } = await import(pathToFileURL(join(dist, "pyodide", "pyodid
 const pyodide = await loadPyodide({
   indexURL: join(dist, "pyodide") + "/",
   _makeSnapshot: true,
-  // Not Node's path: sys.executable is baked into the snapshot.
+  // Else Python is told the maker script is its program, and the snapshot keeps it.
   _sysExecutable: "python",
-  // String hashes are frozen into the snapshot anyway: this makes them, and so
-  // the snapshot, the same on every build.
-  env: { PYTHONHASHSEED: "0" },
   fsInit: async (FS, info) => writePythonFiles(FS, info, files),
 });
 // Nothing of JavaScript may be held by Python when its memory is saved.
