@@ -8,7 +8,8 @@
     python build.py bench           build, then run bench/engine.py and bench/page.py
 
 Standard library only, on Linux, macOS and Windows. `build` and `serve` need
-only Python >= 3.10 and npm: everything else (the engine's build backend,
+only Python >= 3.10 and Node.js with npm (Node makes Python's memory snapshot
+with Pyodide's own loader): everything else (the engine's build backend,
 Pyodide, CodeMirror, esbuild) is installed by the steps below. `test`,
 `screenshot` and `bench` also install pytest and Playwright into .venv, and
 need a Chromium or Chrome: see find_chromium() for where it is looked for.

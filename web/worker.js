@@ -53,6 +53,9 @@ async function restore(site) {
     if (error instanceof UnusableSnapshot) throw error;
     throw new Error(`restoring it failed: ${String(error.message ?? error).split("\n")[0]}`);
   });
+  // Pyodide keeps its options, and with them the 31 MB of memory restored, for
+  // as long as it lives: let them go.
+  (await memory).buffer.transfer(0);
   // The snapshot froze the random generator's state: without this, `random`
   // would give the same numbers on every load.
   pyodide.runPython("import random; random.seed()");
