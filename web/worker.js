@@ -42,13 +42,17 @@ async function boot() {
 /** Restore Python's memory, then put back its files (the snapshot holds none). */
 async function restore(site) {
   if (!site.snapshot) throw new Error("this build has no snapshot");
-  const files = snapshotPart(site.snapshot.files).then((r) => r.json());
-  const memory = snapshotMemory(site.snapshot);
+  // Both found before Pyodide starts fetching its own files: without a snapshot,
+  // booting fresh then downloads them once, not twice.
+  const [response, files] = await Promise.all([
+    snapshotPart(site.snapshot.memory),
+    snapshotPart(site.snapshot.files).then((r) => r.json()),
+  ]);
+  const memory = snapshotMemory(response, site.snapshot);
   pyodide = await loadPyodide({
     indexURL: here("pyodide/"),
-    // Both before Python starts: a missing part fails here, not in fsInit.
-    _loadSnapshot: Promise.all([memory, files]).then(([bytes]) => bytes),
-    fsInit: async (FS, info) => writePythonFiles(FS, info, await files),
+    _loadSnapshot: memory,
+    fsInit: async (FS, info) => writePythonFiles(FS, info, files),
   }).catch((error) => {
     if (error instanceof UnusableSnapshot) throw error;
     throw new Error(`restoring it failed: ${String(error.message ?? error).split("\n")[0]}`);
@@ -71,8 +75,8 @@ async function snapshotPart(path) {
 }
 
 /** The snapshot's memory, checked against the hash site.json has for it, inflated. */
-async function snapshotMemory({ memory, sha256 }) {
-  const gzipped = await (await snapshotPart(memory)).arrayBuffer();
+async function snapshotMemory(response, { memory, sha256 }) {
+  const gzipped = await response.arrayBuffer();
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", gzipped));
   const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
   if (hex !== sha256) {
