@@ -18,6 +18,8 @@ One run of this script measures, as medians over N rounds, each measure in turn:
   worker's too) (target: 10 within 1.2x of one, time and memory).
 
     python bench/page.py --embed-only    (just the last)
+    python bench/page.py --throttled     (just cold loads on a slow link: one each, at
+                                          20 and 5 Mbit/s, bare, snapshot and fresh boot)
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import statistics
 import textwrap
 
 from browser import ROOT, TIMEOUT_MS, returning_visitor, served_browser, wait_for_state
-from playwright.sync_api import Browser, BrowserContext
+from playwright.sync_api import Browser, BrowserContext, Page
 
 MLP = ROOT / "tests" / "web" / "programs" / "mlp_100k.py"
 EXAMPLE = ROOT / "web" / "src" / "example.py"
@@ -183,9 +185,9 @@ def report_page_sizes(times: dict[str, list[float]]) -> None:
               f"(n={len(times[f'{one} playground(s): {name}'])})")
 
 
-def bare_boot(context: BrowserContext, url: str) -> float:
+def bare_boot(context: BrowserContext, url: str, page: Page | None = None) -> float:
     """ms from navigation to bare.html's Pyodide being up."""
-    page = context.new_page()
+    page = page or context.new_page()
     page.goto(url + "bare.html")
     page.wait_for_function("window.readyAt", timeout=TIMEOUT_MS)
     ms = page.evaluate("window.readyAt")
@@ -193,9 +195,10 @@ def bare_boot(context: BrowserContext, url: str) -> float:
     return ms
 
 
-def first_result(context: BrowserContext, url: str) -> tuple[float, float]:
+def first_result(context: BrowserContext, url: str,
+                 page: Page | None = None) -> tuple[float, float]:
     """ms from navigation to the playground ready, and to its first result painted."""
-    page = context.new_page()
+    page = page or context.new_page()
     page.add_init_script(RECORD_FIRST_RESULT)
     page.goto(url)
     page.wait_for_function("window.resultAt", timeout=TIMEOUT_MS)
@@ -251,6 +254,30 @@ def load_times(browser: Browser, url: str, runs: int) -> dict[str, list[float]]:
     return times
 
 
+def throttled_cold_loads(browser: Browser, url: str) -> None:
+    """ms from navigation to bare Pyodide up and to the first result (from the snapshot,
+    and booted fresh), in fresh contexts with DevTools' network emulation (which slows
+    the worker's requests too)."""
+    for mbit in (20, 5):
+        for name, setup in (("bare Pyodide boot", None), ("snapshot playground", None),
+                            ("fresh-boot playground", without_snapshot)):
+            context = browser.new_context()
+            context.set_default_timeout(TIMEOUT_MS)
+            if setup:
+                setup(context)
+            page = context.new_page()
+            bytes_per_s = mbit * 1e6 / 8
+            context.new_cdp_session(page).send("Network.emulateNetworkConditions", {
+                "offline": False, "latency": 20,
+                "downloadThroughput": bytes_per_s, "uploadThroughput": bytes_per_s})
+            if name == "bare Pyodide boot":
+                ms = bare_boot(context, url, page)
+            else:
+                ms = first_result(context, url, page)[1]
+            print(f"{mbit:2} Mbit/s cold {name:24} {ms / 1000:6.1f} s", flush=True)
+            context.close()
+
+
 def run_times(browser: Browser, url: str, runs: int) -> dict[str, list[float]]:
     """Click-to-paint for the chapter's example, run-end-to-paint for the 100k graph."""
     context = browser.new_context()
@@ -298,8 +325,14 @@ def main() -> None:
     parser.add_argument("--no-isolation", action="store_true", help="serve without COOP/COEP")
     parser.add_argument("--embed-only", action="store_true",
                         help="only the course page of 10 playgrounds against one")
+    parser.add_argument("--throttled", action="store_true",
+                        help="only cold loads at 20 and 5 Mbit/s")
     args = parser.parse_args()
     isolated = not args.no_isolation
+    if args.throttled:
+        with served_browser(isolation=isolated) as (browser, url):
+            throttled_cold_loads(browser, url)
+        return
     with served_browser(isolation=isolated) as (browser, url):
         if not args.embed_only:
             times = load_times(browser, url, args.runs)
