@@ -8,7 +8,8 @@
     python build.py bench           build, then run bench/engine.py and bench/page.py
 
 Standard library only, on Linux, macOS and Windows. `build` and `serve` need
-only Python >= 3.10 and npm: everything else (the engine's build backend,
+only Python >= 3.10 and Node.js with npm (Node makes Python's memory snapshot
+with Pyodide's own loader): everything else (the engine's build backend,
 Pyodide, CodeMirror, esbuild) is installed by the steps below. `test`,
 `screenshot` and `bench` also install pytest and Playwright into .venv, and
 need a Chromium or Chrome: see find_chromium() for where it is looked for.
@@ -32,6 +33,7 @@ import subprocess
 import sys
 import threading
 import venv
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,8 +70,10 @@ PYODIDE_FILES = [
     "pyodide-lock.json",
 ]
 # Files copied from web/ to the top of dist/ as they are.
-STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "worker.js"]
-# The Python package the worker runs code with, copied to dist/ and listed in site.json.
+STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "worker.js",
+                "python-files.js"]
+# The Python package the worker runs code with: copied to dist/ and listed in site.json
+# (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"
 
 MIME_TYPES = {
@@ -80,6 +84,7 @@ MIME_TYPES = {
     ".py": "text/plain; charset=utf-8",
     ".whl": "application/zip",
     ".zip": "application/zip",
+    ".gz": "application/gzip",
 }
 
 
@@ -343,6 +348,11 @@ def bundle() -> None:
     run(esbuild(), WEB / "src" / "layout-worker.js", *common)
 
 
+def runner_files() -> list[str]:
+    """The runner package's files, by their path under web/ (and dist/, and Pyodide's home)."""
+    return sorted(p.relative_to(WEB).as_posix() for p in (WEB / RUNNER).glob("*.py"))
+
+
 def copy_site(engine: Path, micropip: Path) -> None:
     """Lay out dist/: pages, worker, Python glue, Pyodide, wheels, and site.json,
     which tells the worker the wheels' and the runner's file names."""
@@ -354,13 +364,43 @@ def copy_site(engine: Path, micropip: Path) -> None:
     (DIST / "wheels").mkdir()
     for wheel in (engine, micropip):
         shutil.copy2(wheel, DIST / "wheels" / wheel.name)
-    runner = sorted(p.relative_to(WEB).as_posix() for p in (WEB / RUNNER).glob("*.py"))
-    for name in runner:
+    for name in runner_files():
         (DIST / name).parent.mkdir(exist_ok=True)
         shutil.copy2(WEB / name, DIST / name)
     manifest = {"engine": f"wheels/{engine.name}", "micropip": f"wheels/{micropip.name}",
-                "runner": runner}
+                "runner": {"module": RUNNER, "files": runner_files()}}
+    write_site_json(manifest)
+
+
+def write_site_json(manifest: dict) -> None:
     (DIST / "site.json").write_text(json.dumps(manifest, indent=2) + "\n")
+
+
+def snapshot_files(engine: Path) -> dict[str, dict[str, str]]:
+    """The files a snapshot's Python was made with, which it needs again in its file
+    system (for tracebacks' source lines, importlib.metadata): the wheel's, by their
+    place in site-packages, and the runner's, by their name in the home folder."""
+    with zipfile.ZipFile(engine) as wheel:
+        packages = {name: wheel.read(name).decode() for name in wheel.namelist()
+                    if not name.endswith("/")}
+    home = {name: (WEB / name).read_text() for name in runner_files()}
+    return {"site-packages": packages, "home": home}
+
+
+def make_snapshot(engine: Path) -> None:
+    """Make snapshot/memory.gz with Node from dist/'s own Pyodide: Python with the engine
+    and the runner imported, which the worker restores instead of booting Python. Then
+    add it to site.json, with its hash, which the worker checks (a stale or damaged
+    snapshot is not restored)."""
+    folder = DIST / "snapshot"
+    folder.mkdir()
+    (folder / "files.json").write_text(json.dumps(snapshot_files(engine)))
+    run(need("node", "nodejs"), WEB / "make-snapshot.mjs", DIST)
+    digest = hashlib.sha256((folder / "memory.gz").read_bytes()).hexdigest()
+    manifest = json.loads((DIST / "site.json").read_text())
+    manifest["snapshot"] = {"memory": "snapshot/memory.gz", "sha256": digest,
+                            "files": "snapshot/files.json"}
+    write_site_json(manifest)
 
 
 def build() -> None:
@@ -372,6 +412,7 @@ def build() -> None:
     DIST.mkdir()
     bundle()
     copy_site(engine, micropip)
+    make_snapshot(engine)
     print(f"built {DIST}")
 
 

@@ -4,11 +4,12 @@ server, and the Chromium that build.py finds, started the way the tests start it
 from __future__ import annotations
 
 import importlib.util
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT_MS = 120_000
@@ -22,6 +23,12 @@ def load_build():
     return build
 
 
+def chromium_args() -> list[str]:
+    # Eager memory measurement: measureUserAgentSpecificMemory() answers at
+    # once instead of at the next scheduled GC (up to 20 s later).
+    return [*load_build().CHROMIUM_ARGS, "--enable-blink-features=ForceEagerMeasureMemory"]
+
+
 @contextmanager
 def served_browser(isolation: bool = True) -> Iterator[tuple[Browser, str]]:
     """Chromium, and the URL where dist/ is served."""
@@ -29,15 +36,24 @@ def served_browser(isolation: bool = True) -> Iterator[tuple[Browser, str]]:
     server, url = build.start_server(isolation=isolation)
     try:
         with sync_playwright() as playwright:
-            # Eager memory measurement: measureUserAgentSpecificMemory() answers at
-            # once instead of at the next scheduled GC (up to 20 s later).
-            args = [*build.CHROMIUM_ARGS, "--enable-blink-features=ForceEagerMeasureMemory"]
             chromium = build.find_chromium()
-            browser = playwright.chromium.launch(executable_path=chromium, args=args)
+            browser = playwright.chromium.launch(executable_path=chromium, args=chromium_args())
             yield browser, url
             browser.close()
     finally:
         server.shutdown()
+
+
+@contextmanager
+def returning_visitor(browser: Browser) -> Iterator[BrowserContext]:
+    """A context with a profile of its own on disk, as a visitor's browser has: its HTTP
+    cache and compiled-wasm cache persist (a new_context() never caches the 9.6 MB wasm)."""
+    with tempfile.TemporaryDirectory() as profile:
+        context = browser.browser_type.launch_persistent_context(
+            profile, executable_path=load_build().find_chromium(), args=chromium_args())
+        context.set_default_timeout(TIMEOUT_MS)
+        yield context
+        context.close()
 
 
 def wait_for_state(page: Page, state: str) -> None:

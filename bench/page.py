@@ -2,10 +2,14 @@
 
     python bench/page.py [--runs N]      (after `python build.py`; uses .venv's Playwright)
 
-One run of this script measures, as medians over N fresh browser contexts:
-- navigation to ready, and to the default code's first result painted, with
-  a cold and a warm HTTP cache, against bare.html's Pyodide boot
-  (target: first result within 1.15x of the bare boot, cold and warm);
+One run of this script measures, as medians over N rounds, each measure in turn:
+- navigation to ready, and to the default code's first result painted, cold
+  (a fresh context) and warm (a returning visitor: a profile on disk, which
+  keeps the compiled wasm), against bare.html's Pyodide boot, for Python
+  restored from the snapshot and booted fresh (the snapshot not served)
+  (targets: the snapshot's first result within 0.4x of the bare boot, cold and warm);
+- from Stop (restarting Python: the code ignores the interrupt) to the next
+  run's result painted, warm (target: within 0.5x of the warm bare boot);
 - Run click to table painted for the chapter's example (target: <= 50 ms);
 - Python run end to table painted for a 100,000-node graph (target: <= 1 s);
 - a course page of 10 playgrounds against a page of one, fresh context each:
@@ -14,6 +18,8 @@ One run of this script measures, as medians over N fresh browser contexts:
   worker's too) (target: 10 within 1.2x of one, time and memory).
 
     python bench/page.py --embed-only    (just the last)
+    python bench/page.py --throttled     (just cold loads on a slow link: one each, at
+                                          20 and 5 Mbit/s, bare, snapshot and fresh boot)
 """
 
 from __future__ import annotations
@@ -23,12 +29,13 @@ import html
 import statistics
 import textwrap
 
-from browser import ROOT, TIMEOUT_MS, served_browser, wait_for_state
-from playwright.sync_api import Browser, BrowserContext
+from browser import ROOT, TIMEOUT_MS, returning_visitor, served_browser, wait_for_state
+from playwright.sync_api import Browser, BrowserContext, Page
 
 MLP = ROOT / "tests" / "web" / "programs" / "mlp_100k.py"
 EXAMPLE = ROOT / "web" / "src" / "example.py"
 PAGE_SIZES = (1, 10)
+SNAPSHOT = "**/snapshot/memory.gz"
 ISOLATION_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Embedder-Policy": "require-corp",
@@ -46,6 +53,28 @@ customElements.whenDefined("autograd-playground").then(() => {
   document.querySelector("autograd-playground").run();
 });
 """
+
+# Start code that ignores Stop's interrupt, press Stop (with no grace: Python is
+# restarted at once) and run the chapter's example: ms from Stop to its table painted.
+STOP_RESTART_TO_RESULT = """async () => {
+  const el = document.querySelector("autograd-playground");
+  const example = el.code;
+  customElements.get("autograd-playground").deadlines.stopGraceMs = 0;
+  el.code = "print('looping')\\nwhile True:\\n    try:\\n        while True: pass\\n"
+    + "    except KeyboardInterrupt: pass\\n";
+  const stopped = el.run();
+  const output = el.shadowRoot.querySelector(".output");
+  while (!output.textContent.includes("looping")) {
+    await new Promise((done) => setTimeout(done, 10));
+  }
+  const start = performance.now();
+  el.stop();
+  await stopped;
+  el.code = example;
+  await el.run();
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+  return performance.now() - start;
+}"""
 
 # Press Run, then wait for the run to end and the next frame to be painted.
 CLICK_TO_PAINT = """async () => {
@@ -156,9 +185,9 @@ def report_page_sizes(times: dict[str, list[float]]) -> None:
               f"(n={len(times[f'{one} playground(s): {name}'])})")
 
 
-def bare_boot(context: BrowserContext, url: str) -> float:
+def bare_boot(context: BrowserContext, url: str, page: Page | None = None) -> float:
     """ms from navigation to bare.html's Pyodide being up."""
-    page = context.new_page()
+    page = page or context.new_page()
     page.goto(url + "bare.html")
     page.wait_for_function("window.readyAt", timeout=TIMEOUT_MS)
     ms = page.evaluate("window.readyAt")
@@ -166,9 +195,10 @@ def bare_boot(context: BrowserContext, url: str) -> float:
     return ms
 
 
-def first_result(context: BrowserContext, url: str) -> tuple[float, float]:
+def first_result(context: BrowserContext, url: str,
+                 page: Page | None = None) -> tuple[float, float]:
     """ms from navigation to the playground ready, and to its first result painted."""
-    page = context.new_page()
+    page = page or context.new_page()
     page.add_init_script(RECORD_FIRST_RESULT)
     page.goto(url)
     page.wait_for_function("window.resultAt", timeout=TIMEOUT_MS)
@@ -177,23 +207,75 @@ def first_result(context: BrowserContext, url: str) -> tuple[float, float]:
     return ms[0], ms[1]
 
 
+def restart_to_result(context: BrowserContext, url: str) -> float:
+    """ms from Stop restarting Python to the next run's result painted."""
+    page = context.new_page()
+    page.goto(url)
+    wait_for_state(page, "ready")
+    ms = page.evaluate(STOP_RESTART_TO_RESULT)
+    page.close()
+    return ms
+
+
+def without_snapshot(context: BrowserContext) -> None:
+    """No snapshot for this context: its Python boots fresh, as before the snapshot."""
+    context.route(SNAPSHOT, lambda route: route.fulfill(status=404))
+
+
+def record(times: dict[str, list[float]], name: str, ms: float | tuple[float, float]) -> None:
+    if isinstance(ms, tuple):  # a playground's ready and first result
+        times.setdefault(f"{name} ready", []).append(ms[0])
+        times.setdefault(f"{name} first result", []).append(ms[1])
+    else:
+        times.setdefault(name, []).append(ms)
+
+
 def load_times(browser: Browser, url: str, runs: int) -> dict[str, list[float]]:
-    """Each measure over `runs` fresh contexts; warm ones load the page once first."""
+    """Each measure cold in a fresh context, then warm as a returning visitor, whose
+    first visit fills its caches; each round takes every measure in turn."""
+    measures = [("bare Pyodide boot", bare_boot, None),
+                ("snapshot playground", first_result, None),
+                ("fresh-boot playground", first_result, without_snapshot)]
     times: dict[str, list[float]] = {}
     for _ in range(runs):
-        for cache in ("cold", "warm"):
-            for name, measure in (("bare", bare_boot), ("playground", first_result)):
-                context = browser.new_context()
-                if cache == "warm":
-                    measure(context, url)
-                ms = measure(context, url)
-                context.close()
-                if name == "bare":
-                    times.setdefault(f"{cache} bare Pyodide boot", []).append(ms)
-                else:
-                    times.setdefault(f"{cache} playground ready", []).append(ms[0])
-                    times.setdefault(f"{cache} playground first result", []).append(ms[1])
+        for name, measure, setup in measures:
+            context = browser.new_context()
+            if setup:
+                setup(context)
+            record(times, f"cold {name}", measure(context, url))
+            context.close()
+            with returning_visitor(browser) as context:
+                if setup:
+                    setup(context)
+                measure(context, url)
+                record(times, f"warm {name}", measure(context, url))
+                if name == "snapshot playground":
+                    record(times, "warm Stop restart to result", restart_to_result(context, url))
     return times
+
+
+def throttled_cold_loads(browser: Browser, url: str) -> None:
+    """ms from navigation to bare Pyodide up and to the first result (from the snapshot,
+    and booted fresh), in fresh contexts with DevTools' network emulation (which slows
+    the worker's requests too)."""
+    for mbit in (20, 5):
+        for name, setup in (("bare Pyodide boot", None), ("snapshot playground", None),
+                            ("fresh-boot playground", without_snapshot)):
+            context = browser.new_context()
+            context.set_default_timeout(TIMEOUT_MS)
+            if setup:
+                setup(context)
+            page = context.new_page()
+            bytes_per_s = mbit * 1e6 / 8
+            context.new_cdp_session(page).send("Network.emulateNetworkConditions", {
+                "offline": False, "latency": 20,
+                "downloadThroughput": bytes_per_s, "uploadThroughput": bytes_per_s})
+            if name == "bare Pyodide boot":
+                ms = bare_boot(context, url, page)
+            else:
+                ms = first_result(context, url, page)[1]
+            print(f"{mbit:2} Mbit/s cold {name:24} {ms / 1000:6.1f} s", flush=True)
+            context.close()
 
 
 def run_times(browser: Browser, url: str, runs: int) -> dict[str, list[float]]:
@@ -211,15 +293,24 @@ def run_times(browser: Browser, url: str, runs: int) -> dict[str, list[float]]:
             "100k graph: run end to table painted": big}
 
 
+def verdict(ratio: float, target: float) -> str:
+    return f"(target <= {target}x: {'met' if ratio <= target else 'missed'})"
+
+
 def report(times: dict[str, list[float]]) -> None:
     medians = {name: statistics.median(values) for name, values in times.items()}
     for name, median in medians.items():
-        print(f"{name:40} {median:8.0f} ms   (n={len(times[name])})")
+        low, high = min(times[name]), max(times[name])
+        print(f"{name:44} {median:8.0f} ms   ({low:.0f}-{high:.0f}, n={len(times[name])})")
     print()
     for cache in ("cold", "warm"):
-        ratio = medians[f"{cache} playground first result"] / medians[f"{cache} bare Pyodide boot"]
-        verdict = "met" if ratio <= 1.15 else "missed"
-        print(f"{cache}: first result / bare boot = {ratio:.2f}x  (target <= 1.15x: {verdict})")
+        bare = medians[f"{cache} bare Pyodide boot"]
+        snapshot = medians[f"{cache} snapshot playground first result"] / bare
+        fresh = medians[f"{cache} fresh-boot playground first result"] / bare
+        print(f"{cache}: first result / bare boot = {snapshot:.2f}x {verdict(snapshot, 0.4)}; "
+              f"booted fresh {fresh:.2f}x")
+    restart = medians["warm Stop restart to result"] / medians["warm bare Pyodide boot"]
+    print(f"Stop restart to result / warm bare boot = {restart:.2f}x {verdict(restart, 0.5)}")
     click = medians["example: Run click to table painted"]
     print(f"example click to paint {click:.0f} ms  (target <= 50 ms: "
           f"{'met' if click <= 50 else 'missed'})")
@@ -234,8 +325,14 @@ def main() -> None:
     parser.add_argument("--no-isolation", action="store_true", help="serve without COOP/COEP")
     parser.add_argument("--embed-only", action="store_true",
                         help="only the course page of 10 playgrounds against one")
+    parser.add_argument("--throttled", action="store_true",
+                        help="only cold loads at 20 and 5 Mbit/s")
     args = parser.parse_args()
     isolated = not args.no_isolation
+    if args.throttled:
+        with served_browser(isolation=isolated) as (browser, url):
+            throttled_cold_loads(browser, url)
+        return
     with served_browser(isolation=isolated) as (browser, url):
         if not args.embed_only:
             times = load_times(browser, url, args.runs)

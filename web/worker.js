@@ -1,5 +1,6 @@
-// The Python side of the page: one Pyodide, the engine installed once, and
-// the playground_runner package running each piece of code in a fresh namespace.
+// The Python side of the page: one Pyodide, restored from the snapshot made at
+// build time (or booted fresh, the engine installed from its wheel), and the
+// playground_runner package running each piece of code in a fresh namespace.
 //
 // The page and this worker talk over a MessagePort of their own, sent with
 // the one message that comes the global way: learner code can reach the
@@ -9,7 +10,7 @@
 // Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer}
 // Port in:       {type: "run", id, code}
 //                {type: "ping", id}           answered once every message before it is handled
-// Port out:      {type: "phase", phase}       "installing the engine" (after Python loads)
+// Port out:      {type: "phase", phase}       "installing the engine" (after a fresh boot)
 //                {type: "ready"}
 //                {type: "output", id, batch}  JSON of [[stream, text], ...]
 //                {type: "result", id, result} JSON from playground_runner.run
@@ -20,6 +21,7 @@
 // the site's origin.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { writePythonFiles } from "./python-files.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const MENTIONS_MICROPIP = /\bmicropip\b/;
@@ -34,25 +36,85 @@ const booted = new Promise((resolve) =>
 const started = boot();
 serve();
 
+// Python starts from the memory snapshot made at build time, with the engine and
+// the runner already imported; when it cannot (no snapshot, a damaged or stale
+// one, a restore that fails), it boots fresh and the console says why.
+async function boot() {
+  const site = await fetch(here("site.json")).then((r) => r.json());
+  try {
+    await restore(site);
+  } catch (error) {
+    console.warn(`Python boots without its snapshot: ${error.message}`);
+    await bootFresh(site);
+  }
+  runner = pyodide.pyimport(site.runner.module); // imports the engine, once
+  return site;
+}
+
+/** Restore Python's memory, then put back its files (the snapshot holds none). */
+async function restore(site) {
+  if (!site.snapshot) throw new Error("this build has no snapshot");
+  // Both found before Pyodide starts fetching its own files: without a snapshot,
+  // booting fresh then downloads them once, not twice.
+  const [response, files] = await Promise.all([
+    snapshotPart(site.snapshot.memory),
+    snapshotPart(site.snapshot.files).then((r) => r.json()),
+  ]);
+  const memory = snapshotMemory(response, site.snapshot);
+  pyodide = await loadPyodide({
+    indexURL: here("pyodide/"),
+    _loadSnapshot: memory,
+    fsInit: async (FS, info) => writePythonFiles(FS, info, files),
+  }).catch((error) => {
+    if (error instanceof UnusableSnapshot) throw error;
+    throw new Error(`restoring it failed: ${String(error.message ?? error).split("\n")[0]}`);
+  });
+  // Pyodide keeps its options, and with them the 31 MB of memory restored, for
+  // as long as it lives: let them go.
+  (await memory).buffer.transfer(0);
+  // The snapshot froze the random generator's state: without this, `random`
+  // would give the same numbers on every load.
+  pyodide.runPython("import random; random.seed()");
+}
+
+/** A snapshot that is missing or damaged, found before anything is restored from it. */
+class UnusableSnapshot extends Error {}
+
+async function snapshotPart(path) {
+  const response = await fetch(here(path));
+  if (!response.ok) throw new UnusableSnapshot(`${path} is missing (HTTP ${response.status})`);
+  return response;
+}
+
+/** The snapshot's memory, checked against the hash site.json has for it, inflated. */
+async function snapshotMemory(response, { memory, sha256 }) {
+  const gzipped = await response.arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", gzipped));
+  const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  if (hex !== sha256) {
+    throw new UnusableSnapshot(`${memory} is corrupt, or from another build (its SHA-256 differs)`);
+  }
+  const inflated = new Blob([gzipped]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(inflated).arrayBuffer());
+}
+
 // The engine's wheel is unpacked straight into site-packages, as micropip
 // would for a pure-Python wheel with no dependencies, but without importing
 // micropip first: that import alone costs about a tenth of Pyodide's boot.
-async function boot() {
-  const site = fetch(here("site.json")).then((r) => r.json());
-  const engine = site.then((s) => fetch(here(s.engine))).then((r) => r.arrayBuffer());
-  const runnerFiles = site.then((s) =>
-    Promise.all(s.runner.map((path) => fetch(here(path)).then(async (r) => [path, await r.text()]))),
+async function bootFresh(site) {
+  const engine = fetch(here(site.engine)).then((r) => r.arrayBuffer());
+  const runnerFiles = site.runner.files.map((name) =>
+    fetch(here(name)).then(async (r) => [name, await r.text()]),
   );
   pyodide = await loadPyodide({ indexURL: here("pyodide/") });
   phase("installing the engine");
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(await engine, "wheel", { extractDir: sitePackages });
-  for (const [path, text] of await runnerFiles) {
-    pyodide.FS.mkdirTree(`/home/pyodide/${path.slice(0, path.lastIndexOf("/"))}`);
-    pyodide.FS.writeFile(`/home/pyodide/${path}`, text);
+  for (const [name, text] of await Promise.all(runnerFiles)) {
+    const path = `/home/pyodide/${name}`;
+    pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    pyodide.FS.writeFile(path, text);
   }
-  runner = pyodide.pyimport("playground_runner"); // imports the engine, once
-  return site;
 }
 
 /** micropip, for code that imports it: from the site's own wheel, with no index to ask. */

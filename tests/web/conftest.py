@@ -21,6 +21,12 @@ RUN_MS = 120_000
 FINAL_STATES = ("done", "error", "stopped")
 # A deadline a test means never to reach.
 NEVER_MS = 3_600_000
+# The memory snapshot Python starts from; without it, the worker boots Python fresh.
+SNAPSHOT = "**/snapshot/memory.gz"
+# What the worker says in the console when it boots fresh, before why.
+NO_SNAPSHOT = "Python boots without its snapshot: "
+# For a test module: run each of its tests on both of the ways Python starts.
+BOTH_BOOT_PATHS = pytest.mark.parametrize("boot_path", ["snapshot", "fresh"], indirect=True)
 
 
 def set_deadlines(page: Page, **ms: int) -> None:
@@ -184,12 +190,26 @@ def new_context(browser: Browser):
         context.close()
 
 
+def without_snapshot(context: BrowserContext) -> None:
+    """Serve `context` no snapshot (a 404), so that the worker boots Python fresh."""
+    context.route(SNAPSHOT, lambda route: route.fulfill(status=404, body="no snapshot"))
+
+
 @pytest.fixture
-def open_playground(new_context):
-    """Opens the playground at a URL in a fresh context."""
+def boot_path(request) -> str:
+    """How the page's Python starts: from the snapshot (the default), or "fresh", the
+    worker's fallback when it has no snapshot. BOTH_BOOT_PATHS runs a module on both."""
+    return getattr(request, "param", "snapshot")
+
+
+@pytest.fixture
+def open_playground(new_context, boot_path: str):
+    """Opens the playground at a URL in a fresh context, on the test's boot path."""
 
     def open_(url: str, setup=None, **context_options) -> Playground:
         context = new_context(**context_options)
+        if boot_path == "fresh":
+            without_snapshot(context)
         if setup:
             setup(context)
         return Playground(context.new_page()).open(url)

@@ -1,5 +1,8 @@
 """Errors read as the learner's own: their frames, their line numbers, the line marked."""
 
+from .conftest import BOTH_BOOT_PATHS
+
+pytestmark = BOTH_BOOT_PATHS
 INTERNALS = ("playground_runner", "/lib/python", "pyodide", "_base.py", "exec(")
 
 

@@ -1,0 +1,122 @@
+"""How Python starts: from the memory snapshot made at build time, else fresh, saying why.
+
+The snapshot path is the default in every other test; here, each way it can
+fail is served to a fresh context (context.route also sees the worker's
+requests), and the page must still run the chapter's example.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+
+import pytest
+
+import build
+
+from .conftest import NO_SNAPSHOT, SNAPSHOT, Playground
+from .test_run import CHAPTER_ROWS
+from .test_stop import LOOP
+
+
+def altered_snapshot(at: slice) -> bytes:
+    """Our snapshot, gzipped, with the bytes `at` of its header changed. Pyodide's header:
+    a magic number (bytes 0 to 4), ..., the build id of its Pyodide (16 to 48)."""
+    memory = bytearray(gzip.decompress((build.DIST / "snapshot" / "memory.gz").read_bytes()))
+    memory[at] = bytes(255 - byte for byte in memory[at])
+    return gzip.compress(bytes(memory), compresslevel=1)
+
+
+def serve_snapshot(context, body: bytes) -> None:
+    """Serve `body` as the snapshot, with site.json vouching for it (its SHA-256)."""
+    site = json.loads((build.DIST / "site.json").read_text())
+    site["snapshot"]["sha256"] = hashlib.sha256(body).hexdigest()
+    context.route("**/site.json", lambda route: route.fulfill(json=site))
+    context.route(SNAPSHOT, lambda route: route.fulfill(body=body))
+
+
+def requests_and_warnings(context) -> tuple[list[str], list[str]]:
+    """Every URL the context requests, and every console warning of its pages' and
+    workers', as they come."""
+    urls: list[str] = []
+    warnings: list[str] = []
+    context.on("request", lambda request: urls.append(request.url))
+    context.on("console", lambda message: message.type == "warning"
+               and warnings.append(message.text))
+    return urls, warnings
+
+
+def test_python_starts_from_the_snapshot_and_not_from_the_wheel(new_context, site):
+    context = new_context()
+    urls, warnings = requests_and_warnings(context)
+    playground = Playground(context.new_page()).open(site)
+    assert playground.run() == "done"
+    assert playground.rows() == CHAPTER_ROWS
+    assert [url for url in urls if url.endswith("/snapshot/memory.gz")] != []
+    assert [url for url in urls if url.endswith(".whl")] == []
+    assert [text for text in warnings if NO_SNAPSHOT in text] == []
+
+
+@pytest.mark.parametrize(
+    ("serve", "why"),
+    [
+        (lambda context: context.route(SNAPSHOT, lambda route: route.fulfill(status=404)),
+         "snapshot/memory.gz is missing (HTTP 404)"),
+        (lambda context: context.route(SNAPSHOT, lambda route: route.fulfill(body=b"\x1f\x8b??")),
+         "snapshot/memory.gz is corrupt, or from another build (its SHA-256 differs)"),
+        (lambda context: serve_snapshot(context, altered_snapshot(slice(16, 20))),
+         "restoring it failed: Snapshot build id mismatch"),
+        (lambda context: serve_snapshot(context, altered_snapshot(slice(0, 4))),
+         "restoring it failed: Snapshot has invalid magic number"),
+    ],
+    ids=["missing", "corrupt", "another-build", "not-a-snapshot"],
+)
+def test_without_a_usable_snapshot_python_boots_fresh_and_says_why(new_context, site, serve,
+                                                                    why):
+    context = new_context()
+    urls, warnings = requests_and_warnings(context)
+    serve(context)
+    playground = Playground(context.new_page()).open(site)
+    assert playground.run() == "done"
+    assert playground.rows() == CHAPTER_ROWS
+    assert NO_SNAPSHOT + why in warnings
+    assert [url for url in urls if url.endswith(".whl")] != []  # the engine, from its wheel
+
+
+def test_random_numbers_differ_on_every_load(open_playground, site):
+    code = "import random\nprint(random.random())"
+    numbers = set()
+    for _ in range(2):
+        playground = open_playground(site)
+        assert playground.run(code) == "done"
+        numbers.add(playground.output.strip())
+    assert len(numbers) == 2, numbers
+
+
+@pytest.mark.parametrize("boot_path", ["snapshot", "fresh"], indirect=True)
+def test_the_engine_has_its_source_files_and_its_metadata(playground):
+    code = ("import inspect, importlib.metadata, engine\n"
+            "print(inspect.getsource(engine.Backward).splitlines()[0])\n"
+            "print(importlib.metadata.version('autograd-engine'))")
+    assert playground.run(code) == "done"
+    first_line, version = playground.output.split("\n")[:2]
+    assert first_line.startswith("def Backward(")
+    wheel = json.loads((build.DIST / "site.json").read_text())["engine"]
+    assert wheel.endswith(f"-{version}-py3-none-any.whl")
+
+
+def test_stops_restart_restores_python_from_the_snapshot(new_context, plain_site):
+    context = new_context()
+    urls, warnings = requests_and_warnings(context)
+    playground = Playground(context.new_page()).open(plain_site)
+    example = playground.code
+    playground.start(LOOP)
+    playground.wait_for_output("looping")
+    playground.button("Stop").click()
+    assert playground.wait_for("stopped") == "stopped"
+    assert playground.run(example) == "done"
+    assert playground.rows() == CHAPTER_ROWS
+    assert playground.python_starts == 2
+    assert len([url for url in urls if url.endswith("/snapshot/memory.gz")]) == 2
+    assert [url for url in urls if url.endswith(".whl")] == []

@@ -1,0 +1,38 @@
+// Makes the memory snapshot the worker restores Python from, at build time:
+//     node make-snapshot.mjs DIST
+// boots the Pyodide in DIST/pyodide/ (the very files the site ships: a snapshot
+// only restores into the build it was made with), writes DIST/snapshot/files.json
+// into its file system as the worker will, imports the runner (and with it the
+// engine), and writes Python's memory, gzipped, to DIST/snapshot/memory.gz.
+
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { constants, gzipSync } from "node:zlib";
+import { writePythonFiles } from "./python-files.js";
+
+const dist = process.argv[2];
+const site = JSON.parse(await readFile(join(dist, "site.json"), "utf8"));
+const files = JSON.parse(await readFile(join(dist, "snapshot", "files.json"), "utf8"));
+// A .dist-info found at boot makes Pyodide note its package in a JavaScript
+// object, which makeMemorySnapshot refuses ("Unexpected hiwire entry"): it is
+// left out here, and the worker writes it with the rest when it restores.
+const packages = Object.entries(files["site-packages"]);
+files["site-packages"] = Object.fromEntries(
+  packages.filter(([path]) => !path.split("/")[0].endsWith(".dist-info")),
+);
+const { loadPyodide } = await import(pathToFileURL(join(dist, "pyodide", "pyodide.mjs")).href);
+
+const pyodide = await loadPyodide({
+  indexURL: join(dist, "pyodide") + "/",
+  _makeSnapshot: true,
+  // Else Python is told the maker script is its program, and the snapshot keeps it.
+  _sysExecutable: "python",
+  fsInit: async (FS, info) => writePythonFiles(FS, info, files),
+});
+// Nothing of JavaScript may be held by Python when its memory is saved.
+pyodide.runPython(`import ${site.runner.module}, gc; gc.collect()`);
+const memory = pyodide.makeMemorySnapshot();
+const gzipped = gzipSync(memory, { level: constants.Z_BEST_COMPRESSION });
+await writeFile(join(dist, "snapshot", "memory.gz"), gzipped);
+console.log(`snapshot: ${(memory.length / 1e6).toFixed(1)} MB, gzipped ${(gzipped.length / 1e6).toFixed(1)} MB`);
