@@ -134,12 +134,35 @@ async function handle(data, page) {
     if (!micropip && MENTIONS_MICROPIP.test(data.code)) await loadMicropip(site);
     if (interrupt) interrupt[0] = 0; // a Stop that came after the last run ended
     const send = (batch) => page.postMessage({ type: "output", id: data.id, batch });
+    const globals = globalsNow();
     const result = runner.run(data.code, send);
+    restoreGlobals(globals);
     // No result: Pyodide failed fatally and cannot run anything more.
     if (typeof result !== "string") throw new Error("Python stopped working");
     page.postMessage({ type: "result", id: data.id, result });
   } else if (data.type === "ping") {
     page.postMessage({ type: "pong", id: data.id });
+  }
+}
+
+/** The worker's own global properties, as learner code finds them through `js`. */
+function globalsNow() {
+  return new Map(Reflect.ownKeys(globalThis).map((key) => [key, Object.getOwnPropertyDescriptor(globalThis, key)]));
+}
+
+/**
+ * Undo what a run did to the worker's globals (`js.x = 1`, `js.postMessage = None`):
+ * a property it added is deleted, one it changed or deleted is put back, so the
+ * next run, maybe another playground's, finds them as they were.
+ */
+function restoreGlobals(before) {
+  for (const key of Reflect.ownKeys(globalThis)) {
+    if (!before.has(key)) delete globalThis[key];
+  }
+  for (const [key, was] of before) {
+    const now = Object.getOwnPropertyDescriptor(globalThis, key);
+    const same = now && ["value", "get", "set"].every((part) => now[part] === was[part]);
+    if (!same && (now?.configurable ?? true)) Object.defineProperty(globalThis, key, was);
   }
 }
 

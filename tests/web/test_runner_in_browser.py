@@ -56,3 +56,10 @@ def test_negative_zero_keeps_its_sign(playground):
     code = "from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, -0.0)\n"
     assert playground.run(code) == "done"
     assert playground.rows()[0][3] == "-0.0"
+
+
+def test_what_a_run_does_to_the_workers_globals_is_undone_before_the_next(playground):
+    assert playground.run("import js\njs.mine = 1\njs.postMessage = None\n") == "done"
+    check = "import js\nprint(hasattr(js, 'mine'), js.postMessage is None, callable(js.fetch))\n"
+    assert playground.run(check) == "done"
+    assert playground.output.strip() == "False False True"
