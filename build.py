@@ -515,8 +515,10 @@ def test() -> None:
               "Linux only; running the rest", flush=True)
         skip = ["--ignore", str(ROOT / "tests" / "web" / "engines")]
     run(python, "-m", "ruff", "check", ".")
-    # --durations: the slowest tests, to keep in view.
-    run(python, "-m", "pytest", "tests", "--durations=10", *skip)
+    # One test process per core (the other engines' tests in one of them: see
+    # tests/web/engines/test_smoke.py); --durations: the slowest tests, to keep in view.
+    run(python, "-m", "pytest", "tests", "-n", "auto", "--dist", "loadgroup",
+        "--durations=10", *skip)
 
 
 def screenshot() -> None:

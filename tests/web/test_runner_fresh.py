@@ -40,7 +40,7 @@ ATTACKS = {
                "print('long enough')\n" + CHAPTER.replace("print(g, g.nodes[a].grad)\n", ""),
                "long enough\n"),
     "sys": ("import sys\nsys.stdout = None\nsys.excepthook = None\nsys.path.insert(0, '/x')\n"
-            "sys.setrecursionlimit(50)\nsys.settrace(lambda *a: None)\n"
+            "sys.setrecursionlimit(500)\nsys.settrace(lambda *a: None)\n"
             "sys.set_int_max_str_digits(1000)\n",
             "import sys\nprint(sys.getrecursionlimit(), sys.gettrace(), sys.path[0] == '/x',\n"
             "      len(str(10 ** 2000)))\n", "1000 None False 2001\n"),

@@ -8,6 +8,7 @@ protocol ends its run as an error, and the next run works.
 
 import json
 
+from tests.web.conftest import set_deadlines
 from tests.web.pages import PlaygroundAt
 
 POST = (
@@ -104,6 +105,7 @@ def test_a_result_that_is_not_runner_pys_ends_the_run_as_an_error(playground):
 
 
 def test_code_that_closes_its_worker_ends_in_an_error_and_python_is_restarted(playground):
+    set_deadlines(playground.page, pingMs=500)  # a closed worker never answers, however long
     assert playground.run("import js\njs.close()\nprint('closed')\n") == "error"
     assert "Python stopped answering and was restarted" in playground.output
     assert playground.run("print('next run')") == "done"

@@ -16,6 +16,9 @@ from tests.web.pages import CoursePages, course_page, playground
 from tests.web.test_run import CHAPTER_ROWS, chapter_grads
 
 EXAMPLE = Path(__file__).parents[3] / "web" / "src" / "example.py"
+# With the suite spread over processes, these run in one of them, one at a time:
+# Firefox's Marionette listens on one fixed port.
+pytestmark = pytest.mark.xdist_group("other-engines")
 
 # Catches the interrupt that Stop raises, so the two tiers end differently: an
 # interrupted run ends "done" and says so; a restarted Python never gets to say it.
