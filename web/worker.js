@@ -110,11 +110,8 @@ async function bootFresh(site) {
   phase("installing the engine");
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(await engine, "wheel", { extractDir: sitePackages });
-  for (const [name, text] of await Promise.all(runnerFiles)) {
-    const path = `/home/pyodide/${name}`;
-    pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-    pyodide.FS.writeFile(path, text);
-  }
+  const home = Object.fromEntries(await Promise.all(runnerFiles));
+  writePythonFiles(pyodide.FS, { sitePackages }, { home });
 }
 
 /** micropip, for code that imports it: from the site's own wheel, with no index to ask. */
