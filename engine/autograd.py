@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .graph import Graph, Opaque, root_index
+from .graph import Graph, Opaque, Value, root_index
+from .ops import Add, Div, Exp, Log, Mul, Neg, Pow, Relu, Sigmoid, Sub, Tanh, ieee_div, ieee_pow
 
 
 def TopoSort(g: Graph, root: int) -> list[int]:
@@ -24,38 +25,145 @@ def TopoSort(g: Graph, root: int) -> list[int]:
         kind = v._kind
         if kind is None:
             continue
-        if kind is Opaque:
-            raise TypeError(f"TopoSort: node {i} has op {v.op!r}, which is not an engine op")
         a = v._a
-        b = v._b if kind.arity == 2 else a
-        if type(a) is int and type(b) is int and 0 <= a < i and 0 <= b < i:
-            needed[a] = needed[b] = 1
-        else:
-            raise ValueError(
-                f"TopoSort: node {i} has op {v.op!r}, whose operands are not all earlier "
-                f"nodes: every op must refer to nodes made before it"
-            )
+        b = v._b if kind is not Opaque and kind.arity == 2 else a
+        if kind is Opaque or not (type(a) is int and type(b) is int and 0 <= a < i and 0 <= b < i):
+            raise bad_op("TopoSort", i, v)
+        needed[a] = needed[b] = 1
     order.reverse()
     return order
 
 
-def Backward(g: Graph, root: int) -> None:
-    """Fill every node `root` depends on with d(root)/d(node).
+def bad_op(fn: str, i: int, v: Value) -> Exception:
+    """The error for node i, whose op cannot be differentiated."""
+    if v._kind is Opaque:
+        return TypeError(f"{fn}: node {i} has op {v.op!r}, which is not an engine op")
+    return ValueError(
+        f"{fn}: node {i} has op {v.op!r}, whose operands are not all earlier "
+        f"nodes: every op must refer to nodes made before it"
+    )
 
-    Those grads are zeroed first, so calling Backward twice gives the same grads; a node
-    used twice gets the sum of both uses (the multivariate chain rule).
+
+def Backward(g: Graph, root: int) -> None:
+    """Set every grad of the graph to d(root)/d(node): 1.0 for the root, 0.0 for each node
+    the root does not depend on (so the grads are always one root's, whatever an earlier
+    Backward left), and for a node used twice the sum of both uses (the multivariate chain
+    rule). Calling it twice gives the same grads. A bad op raises before any grad changes.
     """
-    order = TopoSort(g, root_index(g, "Backward", root))
+    root = root_index(g, "Backward", root)
     nodes = g.nodes
-    for i in order:
-        nodes[i].grad = 0.0
-    nodes[root].grad = 1.0
-    for i in reversed(order):
-        out = nodes[i]
-        kind = out._kind
-        if kind is not None:
-            kind.backward(nodes, out)
+    for v, grad in zip(nodes, chain_rule(nodes, root, 1.0), strict=True):
+        v.grad = grad
     g.backward_root = root
+
+
+def chain_rule(nodes: list[Value], root: int, seed: float) -> list[float]:
+    """Every node's grad when the root's is `seed`, in a new list: the nodes are only read.
+
+    One sweep down from `root` (the tape is append-only, so users come after their
+    operands): each node the root needs adds its grad times its local derivative to its
+    operands'. The ops are tested in order of how often models use them, each arm beside
+    its derivative, so there is no call per node.
+    """
+    grads = [0.0] * len(nodes)
+    grads[root] = seed
+    needed = [False] * (root + 1)
+    needed[root] = True
+    for i in range(root, -1, -1):
+        if not needed[i]:
+            continue
+        v = nodes[i]
+        kind = v._kind
+        if kind is Mul:
+            a = v._a
+            b = v._b
+            if a >= i or b >= i:
+                break
+            grad = grads[i]
+            grads[a] += grad * nodes[b].data  # d(a*b)/da = b
+            grads[b] += grad * nodes[a].data  # d(a*b)/db = a
+            needed[a] = needed[b] = True
+        elif kind is Add:
+            a = v._a
+            b = v._b
+            if a >= i or b >= i:
+                break
+            grad = grads[i]
+            grads[a] += grad  # d(a+b)/da = 1
+            grads[b] += grad  # d(a+b)/db = 1
+            needed[a] = needed[b] = True
+        elif kind is None:
+            continue
+        elif kind is Relu:
+            a = v._a
+            if a >= i:
+                break
+            if v.data > 0:
+                grads[a] += grads[i]  # d(relu a)/da = 1 if a > 0 else 0
+            needed[a] = True
+        elif kind is Tanh:
+            a = v._a
+            if a >= i:
+                break
+            t = v.data
+            grads[a] += grads[i] * (1.0 - t * t)  # d(tanh a)/da = 1 - tanh(a)**2
+            needed[a] = True
+        elif kind is Sub:
+            a = v._a
+            b = v._b
+            if a >= i or b >= i:
+                break
+            grad = grads[i]
+            grads[a] += grad  # d(a-b)/da = 1
+            grads[b] -= grad  # d(a-b)/db = -1
+            needed[a] = needed[b] = True
+        elif kind is Pow:
+            a = v._a
+            if a >= i:
+                break
+            k = v._b
+            grads[a] += grads[i] * k * ieee_pow(nodes[a].data, k - 1)  # d(a**k)/da = k * a**(k-1)
+            needed[a] = True
+        elif kind is Sigmoid:
+            a = v._a
+            if a >= i:
+                break
+            s = v.data
+            grads[a] += grads[i] * s * (1.0 - s)  # d(σ(a))/da = σ(a) * (1 - σ(a))
+            needed[a] = True
+        elif kind is Exp:
+            a = v._a
+            if a >= i:
+                break
+            grads[a] += grads[i] * v.data  # d(e**a)/da = e**a = out
+            needed[a] = True
+        elif kind is Neg:
+            a = v._a
+            if a >= i:
+                break
+            grads[a] -= grads[i]  # d(-a)/da = -1
+            needed[a] = True
+        elif kind is Div:
+            a = v._a
+            b = v._b
+            if a >= i or b >= i:
+                break
+            grad = grads[i]
+            y = nodes[b].data
+            grads[a] += ieee_div(grad, y)  # d(a/b)/da = 1/b
+            grads[b] -= ieee_div(grad * v.data, y)  # d(a/b)/db = -a/b² = -out/b
+            needed[a] = needed[b] = True
+        elif kind is Log:
+            a = v._a
+            if a >= i:
+                break
+            grads[a] += ieee_div(grads[i], nodes[a].data)  # d(log a)/da = 1/a
+            needed[a] = True
+        else:  # Opaque: some other object as op
+            break
+    else:
+        return grads
+    raise bad_op("Backward", i, nodes[i])
 
 
 def ZeroGrad(g: Graph) -> None:

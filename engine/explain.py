@@ -1,6 +1,6 @@
 """Backward one node at a time, in words and numbers, for learners stepping through it.
 
-The steps run each op's own `backward` rule on scratch copies of its operands, so every
+The steps run Backward's own rule for each op on scratch copies of its operands, so every
 term is the number Backward adds, and the grads after the last step are Backward's.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .autograd import TopoSort
+from .autograd import TopoSort, chain_rule
 from .graph import Graph, Value, root_index
 from .inspect import json_number
 
@@ -53,14 +53,14 @@ def _terms(nodes: list[Value], i: int) -> list[dict[str, Any]]:
 
 
 def _apply_rule(nodes: list[Value], out: Value, grad: float) -> list[float]:
-    """What the op's own backward rule adds to each operand slot when out's grad is
-    `grad`; scratch operands keep `a*a`'s two slots apart."""
+    """What Backward's rule for out's op adds to each operand slot when out's grad is
+    `grad`: the chain rule run on scratch copies, which keep `a*a`'s two slots apart."""
     kind = out._kind
     scratch = [Value(nodes[j].data) for j in (out._a, out._b)[: kind.arity]]
-    proxy = Value(out.data, grad)
+    proxy = Value(out.data)
     proxy._kind, proxy._a, proxy._b = kind, 0, 1 if kind.arity == 2 else out._b
-    kind.backward(scratch, proxy)
-    return [v.grad for v in scratch]
+    scratch.append(proxy)
+    return chain_rule(scratch, kind.arity, grad)[: kind.arity]
 
 
 def _name(nodes: list[Value], i: int) -> str:

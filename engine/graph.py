@@ -58,6 +58,10 @@ class Value:
         if op is None:
             self._kind = self._a = self._b = None
         elif type(op) in VARIANTS:
+            for index in op[: op.arity]:  # so Backward need only check they come earlier
+                if type(index) is not int or index < 0:
+                    raise TypeError(f"op {op!r}: operand {index!r} is not a node index "
+                                    f"(an int >= 0)")
             self._kind = type(op)
             self._a = op[0]
             self._b = op[1] if len(op) > 1 else None
@@ -70,26 +74,9 @@ class Value:
 
 
 _new = tuple.__new__
-_alloc = object.__new__
-
-
-def push(
-    g: Graph, data: float, kind: type | None, a: Any, b: Any = None, label: str | None = None
-) -> int:
-    """Append a node (kind None: a leaf) and return its index; noting its source line
-    while `record_lines` is on. The hot path: no __init__."""
-    v = _alloc(Value)
-    v.data = data
-    v.grad = 0.0
-    v.label = label
-    v._kind = kind
-    v._a = a
-    v._b = b
-    nodes = g.nodes
-    nodes.append(v)
-    if _source_file is not None:
-        _note_line(g, len(nodes) - 1)
-    return len(nodes) - 1
+new_value = object.__new__
+"""`new_value(Value)`: a Value with no slot set yet, for the ops, which set them all (no
+__init__ call: this is the hot path)."""
 
 
 class Graph:
@@ -131,11 +118,21 @@ def MakeValue(g: Graph, x: float, label: str | None = None) -> int:
         x = _as_float(x)
     if label is not None and type(label) is not str:
         raise TypeError(f"MakeValue: label must be a str or None, got {label!r}")
-    _nodes_of(g, "MakeValue")  # a clear error for what is not a Graph
-    return push(g, x, None, None, None, label)
+    nodes = _nodes_of(g, "MakeValue")  # a clear error for what is not a Graph
+    v = new_value(Value)
+    v.data = x
+    v.grad = 0.0
+    v.label = label
+    v._kind = v._a = v._b = None
+    nodes.append(v)
+    if _source_file is not None:
+        note_line(g, len(nodes) - 1)
+    return len(nodes) - 1
 
 
 _source_file: str | None = None
+"""The file name `record_lines` notes lines of, or None when it is off; the ops read it
+after pushing a node."""
 
 
 @contextmanager
@@ -151,7 +148,8 @@ def record_lines(filename: str) -> Iterator[None]:
         _source_file = previous
 
 
-def _note_line(g: Any, index: int) -> None:
+def note_line(g: Any, index: int) -> None:
+    """Note the learner's line that made node `index` (called by the function that pushed it)."""
     frame = sys._getframe(2)
     while frame is not None and frame.f_code.co_filename != _source_file:
         frame = frame.f_back
@@ -190,23 +188,6 @@ def bad_operand(g: Any, fn: str, role: str = "operand ", **operands: Any) -> Exc
                 f"(it has {len(nodes)} nodes)"
             )
     return ValueError(f"{fn}: invalid operands {operands!r}")
-
-
-def unary_data(g: Graph, fn: str, a: int) -> float:
-    """The operand's data, or an error naming the bad index; called before anything is pushed."""
-    nodes = g.nodes
-    if type(a) is int and 0 <= a < len(nodes):
-        return nodes[a].data
-    raise bad_operand(g, fn, a=a)
-
-
-def binary_data(g: Graph, fn: str, a: int, b: int) -> tuple[float, float]:
-    """Both operands' data, or an error naming the first bad index."""
-    nodes = g.nodes
-    n = len(nodes)
-    if type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n:
-        return nodes[a].data, nodes[b].data
-    raise bad_operand(g, fn, a=a, b=b)
 
 
 def root_index(g: Graph, fn: str, root: int) -> int:

@@ -1,10 +1,12 @@
-"""Every op, one block each: its variant (operand indices, and the local derivative in
-`backward`) followed by the function that computes it forward and records it.
+"""Every op, one block each: its variant (operand indices, and each operand's local
+derivative in words, `rule`, for people stepping through) followed by the function that
+computes it forward and records its node.
 
-A variant's `backward(nodes, out)` adds `out.grad * d(out)/d(operand)` to each operand's
-grad (`out` is the node the op made, so rules may use its data: tanh, exp, sigmoid);
-`rule` says each operand's local derivative in words, for people stepping through.
 Variants are NamedTuples: immutable, equal by value, readable, and usable with `match`.
+Their derivatives are the arms of `autograd.chain_rule`, one per variant, so that Backward
+dispatches them without a call per node; for the same reason each function below checks
+its operands and records its node itself rather than through helpers: a Python call
+costs about as much as the op.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from .graph import Graph, Value, binary_data, push, unary_data, variant
+from . import graph
+from .graph import Graph, Value, bad_operand, new_value, note_line, variant
 
 
 @variant
@@ -22,15 +25,23 @@ class Add(NamedTuple):
     arity = 2
     rule = ("1", "1")
 
-    @staticmethod
-    def backward(nodes: list[Value], out: Value) -> None:
-        nodes[out._a].grad += out.grad  # d(a+b)/da = 1
-        nodes[out._b].grad += out.grad  # d(a+b)/db = 1
-
 
 def VAdd(g: Graph, a: int, b: int) -> int:
-    x, y = binary_data(g, "VAdd", a, b)
-    return push(g, x + y, Add, a, b)
+    nodes = g.nodes
+    n = len(nodes)
+    if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
+        raise bad_operand(g, "VAdd", a=a, b=b)
+    v = new_value(Value)
+    v.data = nodes[a].data + nodes[b].data
+    v.grad = 0.0
+    v.label = None
+    v._kind = Add
+    v._a = a
+    v._b = b
+    nodes.append(v)
+    if graph._source_file is not None:
+        note_line(g, n)
+    return n
 
 
 @variant
@@ -40,15 +51,23 @@ class Sub(NamedTuple):
     arity = 2
     rule = ("1", "-1")
 
-    @staticmethod
-    def backward(nodes: list[Value], out: Value) -> None:
-        nodes[out._a].grad += out.grad  # d(a-b)/da = 1
-        nodes[out._b].grad -= out.grad  # d(a-b)/db = -1
-
 
 def VSub(g: Graph, a: int, b: int) -> int:
-    x, y = binary_data(g, "VSub", a, b)
-    return push(g, x - y, Sub, a, b)
+    nodes = g.nodes
+    n = len(nodes)
+    if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
+        raise bad_operand(g, "VSub", a=a, b=b)
+    v = new_value(Value)
+    v.data = nodes[a].data - nodes[b].data
+    v.grad = 0.0
+    v.label = None
+    v._kind = Sub
+    v._a = a
+    v._b = b
+    nodes.append(v)
+    if graph._source_file is not None:
+        note_line(g, n)
+    return n
 
 
 @variant
@@ -58,16 +77,23 @@ class Mul(NamedTuple):
     arity = 2
     rule = ("{b}.data", "{a}.data")
 
-    @staticmethod
-    def backward(nodes: list[Value], out: Value) -> None:
-        a, b = nodes[out._a], nodes[out._b]
-        a.grad += out.grad * b.data  # d(a*b)/da = b
-        b.grad += out.grad * a.data  # d(a*b)/db = a
-
 
 def VMul(g: Graph, a: int, b: int) -> int:
-    x, y = binary_data(g, "VMul", a, b)
-    return push(g, x * y, Mul, a, b)
+    nodes = g.nodes
+    n = len(nodes)
+    if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
+        raise bad_operand(g, "VMul", a=a, b=b)
+    v = new_value(Value)
+    v.data = nodes[a].data * nodes[b].data
+    v.grad = 0.0
+    v.label = None
+    v._kind = Mul
+    v._a = a
+    v._b = b
+    nodes.append(v)
+    if graph._source_file is not None:
+        note_line(g, n)
+    return n
 
 
 @variant
@@ -77,18 +103,26 @@ class Div(NamedTuple):
     arity = 2
     rule = ("1 / {b}.data", "-{out}.data / {b}.data")
 
-    @staticmethod
-    def backward(nodes: list[Value], out: Value) -> None:
-        b = nodes[out._b]
-        nodes[out._a].grad += ieee_div(out.grad, b.data)  # d(a/b)/da = 1/b
-        b.grad -= ieee_div(out.grad * out.data, b.data)  # d(a/b)/db = -a/b² = -out/b
-
 
 def VDiv(g: Graph, a: int, b: int) -> int:
-    x, y = binary_data(g, "VDiv", a, b)
+    nodes = g.nodes
+    n = len(nodes)
+    if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
+        raise bad_operand(g, "VDiv", a=a, b=b)
+    y = nodes[b].data
     if y == 0:
         raise ZeroDivisionError(f"VDiv: division by node {b}, whose data is {y!r}")
-    return push(g, x / y, Div, a, b)
+    v = new_value(Value)
+    v.data = nodes[a].data / y
+    v.grad = 0.0
+    v.label = None
+    v._kind = Div
+    v._a = a
+    v._b = b
+    nodes.append(v)
+    if graph._source_file is not None:
+        note_line(g, n)
+    return n
 
 
 @variant
@@ -97,13 +131,23 @@ class Neg(NamedTuple):
     arity = 1
     rule = ("-1",)
 
-    @staticmethod
-    def backward(nodes: list[Value], out: Value) -> None:
-        nodes[out._a].grad -= out.grad  # d(-a)/da = -1
-
 
 def VNeg(g: Graph, a: int) -> int:
-    return push(g, -unary_data(g, "VNeg", a), Neg, a)
+    nodes = g.nodes
+    n = len(nodes)
+    if not (type(a) is int and 0 <= a < n):
+        raise bad_operand(g, "VNeg", a=a)
+    v = new_value(Value)
+    v.data = -nodes[a].data
+    v.grad = 0.0
+    v.label = None
+    v._kind = Neg
+    v._a = a
+    v._b = None
+    nodes.append(v)
+    if graph._source_file is not None:
+        note_line(g, n)
+    return n
 
 
 @variant
@@ -115,21 +159,29 @@ class Pow(NamedTuple):
     arity = 1
     rule = ("{k} * {a}.data**({k} - 1)",)
 
-    @staticmethod
-    def backward(nodes: list[Value], out: Value) -> None:
-        a = nodes[out._a]
-        k = out._b
-        a.grad += out.grad * k * ieee_pow(a.data, k - 1)  # d(a**k)/da = k * a**(k-1)
-
 
 def VPow(g: Graph, a: int, k: float) -> int:
-    x = unary_data(g, "VPow", a)
+    nodes = g.nodes
+    n = len(nodes)
+    if not (type(a) is int and 0 <= a < n):
+        raise bad_operand(g, "VPow", a=a)
     if type(k) not in (int, float):
         raise TypeError(f"VPow: the exponent must be a number (int or float), got {k!r}")
+    x = nodes[a].data
     y = ieee_pow(x, k)
     if math.isnan(y) and not math.isnan(x):
         raise ValueError(f"VPow: node {a} (data {x!r}) to the power {k!r} is not a real number")
-    return push(g, y, Pow, a, k)
+    v = new_value(Value)
+    v.data = y
+    v.grad = 0.0
+    v.label = None
+    v._kind = Pow
+    v._a = a
+    v._b = k
+    nodes.append(v)
+    if graph._source_file is not None:
+        note_line(g, n)
+    return n
 
 
 @variant
@@ -138,14 +190,24 @@ class Exp(NamedTuple):
     arity = 1
     rule = ("{out}.data",)
 
-    @staticmethod
-    def backward(nodes: list[Value], out: Value) -> None:
-        nodes[out._a].grad += out.grad * out.data  # d(e**a)/da = e**a = out
-
 
 def VExp(g: Graph, a: int) -> int:
-    x = unary_data(g, "VExp", a)
-    return push(g, math.exp(x) if x < 700.0 else math.inf if x == x else x, Exp, a)
+    nodes = g.nodes
+    n = len(nodes)
+    if not (type(a) is int and 0 <= a < n):
+        raise bad_operand(g, "VExp", a=a)
+    x = nodes[a].data
+    v = new_value(Value)
+    v.data = math.exp(x) if x < 700.0 else math.inf if x == x else x
+    v.grad = 0.0
+    v.label = None
+    v._kind = Exp
+    v._a = a
+    v._b = None
+    nodes.append(v)
+    if graph._source_file is not None:
+        note_line(g, n)
+    return n
 
 
 @variant
@@ -154,17 +216,26 @@ class Log(NamedTuple):
     arity = 1
     rule = ("1 / {a}.data",)
 
-    @staticmethod
-    def backward(nodes: list[Value], out: Value) -> None:
-        a = nodes[out._a]
-        a.grad += ieee_div(out.grad, a.data)  # d(log a)/da = 1/a
-
 
 def VLog(g: Graph, a: int) -> int:
-    x = unary_data(g, "VLog", a)
+    nodes = g.nodes
+    n = len(nodes)
+    if not (type(a) is int and 0 <= a < n):
+        raise bad_operand(g, "VLog", a=a)
+    x = nodes[a].data
     if x <= 0:
         raise ValueError(f"VLog: log of node {a} is undefined: its data {x!r} is not positive")
-    return push(g, math.log(x), Log, a)
+    v = new_value(Value)
+    v.data = math.log(x)
+    v.grad = 0.0
+    v.label = None
+    v._kind = Log
+    v._a = a
+    v._b = None
+    nodes.append(v)
+    if graph._source_file is not None:
+        note_line(g, n)
+    return n
 
 
 @variant
@@ -173,14 +244,23 @@ class Tanh(NamedTuple):
     arity = 1
     rule = ("(1 - {out}.data**2)",)
 
-    @staticmethod
-    def backward(nodes: list[Value], out: Value) -> None:
-        t = out.data
-        nodes[out._a].grad += out.grad * (1.0 - t * t)  # d(tanh a)/da = 1 - tanh(a)**2
-
 
 def VTanh(g: Graph, a: int) -> int:
-    return push(g, math.tanh(unary_data(g, "VTanh", a)), Tanh, a)
+    nodes = g.nodes
+    n = len(nodes)
+    if not (type(a) is int and 0 <= a < n):
+        raise bad_operand(g, "VTanh", a=a)
+    v = new_value(Value)
+    v.data = math.tanh(nodes[a].data)
+    v.grad = 0.0
+    v.label = None
+    v._kind = Tanh
+    v._a = a
+    v._b = None
+    nodes.append(v)
+    if graph._source_file is not None:
+        note_line(g, n)
+    return n
 
 
 @variant
@@ -189,15 +269,24 @@ class Relu(NamedTuple):
     arity = 1
     rule = ("({out}.data > 0)",)
 
-    @staticmethod
-    def backward(nodes: list[Value], out: Value) -> None:
-        if out.data > 0:
-            nodes[out._a].grad += out.grad  # d(relu a)/da = 1 if a > 0 else 0
-
 
 def VRelu(g: Graph, a: int) -> int:
-    x = unary_data(g, "VRelu", a)
-    return push(g, x if x > 0 or x != x else 0.0, Relu, a)
+    nodes = g.nodes
+    n = len(nodes)
+    if not (type(a) is int and 0 <= a < n):
+        raise bad_operand(g, "VRelu", a=a)
+    x = nodes[a].data
+    v = new_value(Value)
+    v.data = x if x > 0 or x != x else 0.0
+    v.grad = 0.0
+    v.label = None
+    v._kind = Relu
+    v._a = a
+    v._b = None
+    nodes.append(v)
+    if graph._source_file is not None:
+        note_line(g, n)
+    return n
 
 
 @variant
@@ -206,20 +295,29 @@ class Sigmoid(NamedTuple):
     arity = 1
     rule = ("{out}.data * (1 - {out}.data)",)
 
-    @staticmethod
-    def backward(nodes: list[Value], out: Value) -> None:
-        s = out.data
-        nodes[out._a].grad += out.grad * s * (1.0 - s)  # d(σ(a))/da = σ(a) * (1 - σ(a))
-
 
 def VSigmoid(g: Graph, a: int) -> int:
-    x = unary_data(g, "VSigmoid", a)
+    nodes = g.nodes
+    n = len(nodes)
+    if not (type(a) is int and 0 <= a < n):
+        raise bad_operand(g, "VSigmoid", a=a)
+    x = nodes[a].data
     if x >= 0:
         y = 1.0 / (1.0 + math.exp(-x))
     else:  # the same value, written so exp never overflows
         e = math.exp(x) if x > -700.0 else 0.0
         y = e / (1.0 + e)
-    return push(g, y, Sigmoid, a)
+    v = new_value(Value)
+    v.data = y
+    v.grad = 0.0
+    v.label = None
+    v._kind = Sigmoid
+    v._a = a
+    v._b = None
+    nodes.append(v)
+    if graph._source_file is not None:
+        note_line(g, n)
+    return n
 
 
 OPS = (Add, Sub, Mul, Div, Neg, Pow, Exp, Log, Tanh, Relu, Sigmoid)

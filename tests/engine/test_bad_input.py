@@ -100,14 +100,27 @@ def test_a_bad_root_is_named(six, fn, root, message):
     assert snapshot(six) == before
 
 
-def test_an_op_referring_forward_is_refused_not_followed():
+@pytest.mark.parametrize("fn", [Backward, TopoSort])
+def test_an_op_referring_forward_is_refused_not_followed(fn):
     g = Graph()
     MakeValue(g, 1.0)
     MakeValue(g, 2.0)
     root = VAdd(g, 0, 1)
     g.nodes[0].op = Add(1, 2)  # a hand-edited node that points at a later one
-    with pytest.raises(ValueError, match="TopoSort: node 0 has op Add.*not all earlier nodes"):
-        Backward(g, root)
+    g.nodes[1].grad = 5.0
+    before = snapshot(g)
+    with pytest.raises(ValueError, match=f"{fn.__name__}: node 0 has op Add.*not all earlier"):
+        fn(g, root)
+    assert snapshot(g) == before
+
+
+@pytest.mark.parametrize("op", [Add(-1, 0), Add(0, True), Add(0, 1.0), Add("0", 1)])
+def test_an_op_whose_operands_are_not_node_indices_is_refused_when_set(op):
+    g = Graph()
+    MakeValue(g, 1.0)
+    with pytest.raises(TypeError, match=r"op Add\(.*\): operand .* is not a node index"):
+        g.nodes[0].op = op
+    assert g.nodes[0].op is None
 
 
 def test_a_foreign_op_is_kept_but_not_differentiated():

@@ -62,13 +62,37 @@ def test_the_graph_remembers_the_root_of_its_last_backward():
     assert g.copy().backward_root == 2
 
 
-def test_backward_leaves_nodes_the_root_does_not_need_alone():
+def test_nodes_the_root_does_not_depend_on_get_zero():
     g = Graph()
     a = MakeValue(g, 1.0)
     other = MakeValue(g, 2.0)
     g.nodes[other].grad = 42.0
     Backward(g, VMul(g, a, a))
-    assert g.nodes[other].grad == 42.0
+    assert g.nodes[other].grad == 0.0
+
+
+def test_a_second_root_leaves_none_of_the_first_roots_grads():
+    g = Graph()
+    a = MakeValue(g, 3.0)
+    b = MakeValue(g, 2.0)
+    ab = VMul(g, a, b)
+    Backward(g, ab)
+    assert (g.nodes[a].grad, g.nodes[b].grad) == (2.0, 3.0)
+    aa = VMul(g, a, a)
+    Backward(g, aa)
+    assert [v.grad for v in g.nodes] == [6.0, 0.0, 0.0, 1.0]
+
+
+def test_backward_from_an_intermediate_node_zeroes_the_nodes_after_it():
+    g = Graph()
+    a = MakeValue(g, 0.5)
+    t = VTanh(g, a)
+    top = VMul(g, t, t)
+    Backward(g, top)
+    Backward(g, t)
+    assert g.nodes[top].grad == 0.0
+    assert g.nodes[t].grad == 1.0
+    assert g.nodes[a].grad == 1 - g.nodes[t].data ** 2
 
 
 def test_zero_grad_clears_every_grad():
