@@ -115,7 +115,7 @@ class Graph:
 def MakeValue(g: Graph, x: float, label: str | None = None) -> int:
     """Push a leaf (zero grad, op None) and return its index."""
     if type(x) is not float:
-        x = _as_float(x)
+        x = as_float(x, "MakeValue: data")
     if label is not None and type(label) is not str:
         raise TypeError(f"MakeValue: label must be a str or None, got {label!r}")
     nodes = _nodes_of(g, "MakeValue")  # a clear error for what is not a Graph
@@ -158,12 +158,11 @@ def note_line(g: Any, index: int) -> None:
         lines[index] = frame.f_lineno
 
 
-def _as_float(x: Any) -> float:
+def as_float(x: Any, what: str) -> float:
+    """x as a float, or an error saying that `what` must be a real number."""
     if isinstance(x, Real) and not isinstance(x, bool):
         return float(x)
-    raise TypeError(
-        f"MakeValue: data must be a real number, got {x!r} ({type(x).__name__})"
-    )
+    raise TypeError(f"{what} must be a real number, got {x!r} ({type(x).__name__})")
 
 
 def _nodes_of(g: Any, fn: str) -> list[Value]:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .autograd import Backward
-from .graph import Graph, MakeValue
+from .graph import Graph, MakeValue, as_float
 from .ops import VAdd, VDiv, VExp, VLog, VMul, VNeg, VPow, VRelu, VSigmoid, VSub, VTanh
 
 
@@ -26,9 +26,20 @@ class Handle:
     def data(self) -> float:
         return self.graph.nodes[self.index].data
 
+    @data.setter
+    def data(self, x: float) -> None:
+        """Set the node's number, as micrograd's `p.data -= lr * p.grad` does (nodes made
+        from it keep theirs until the next forward pass)."""
+        self.graph.nodes[self.index].data = as_float(x, "Handle.data")
+
     @property
     def grad(self) -> float:
         return self.graph.nodes[self.index].grad
+
+    @grad.setter
+    def grad(self, x: float) -> None:
+        """Set the node's grad, as micrograd's `p.grad = 0` does."""
+        self.graph.nodes[self.index].grad = as_float(x, "Handle.grad")
 
     @property
     def label(self) -> str | None:
@@ -47,7 +58,10 @@ class Handle:
         raise TypeError(f"{symbol}: cannot combine a Handle with {other!r}")
 
     def _binary(self, fn: Callable[[Graph, int, int], int], other: Any, symbol: str) -> Handle:
-        return Handle(self.graph, fn(self.graph, self.index, self._operand(other, symbol)))
+        g = self.graph
+        if type(other) is Handle and other.graph is g:  # the common case, without a call
+            return Handle(g, fn(g, self.index, other.index))
+        return Handle(g, fn(g, self.index, self._operand(other, symbol)))
 
     def _reflected(self, fn: Callable[[Graph, int, int], int], other: Any, symbol: str) -> Handle:
         return Handle(self.graph, fn(self.graph, self._operand(other, symbol), self.index))
