@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 
-from .graph import Graph, MakeValue
-from .ops import VAdd, VMul, VRelu
+from . import graph
+from .graph import Graph, MakeValue, Value, bad_operand, new_value, note_line
+from .ops import Add, Mul, VRelu
 
 
 class Neuron:
@@ -23,10 +24,41 @@ class Neuron:
         self.nonlin = nonlin
 
     def __call__(self, x: list[int]) -> int:
+        """Records the nodes `act = VAdd(g, act, VMul(g, wi, xi))` would, input by input,
+        then VRelu's; but in one call, as a neuron's sum is most of an MLP's graph and a
+        call costs about as much as a node. Bad input leaves the graph as it was."""
         g = self.g
+        nodes = g.nodes
+        if len(x) != len(self.w):
+            raise ValueError(f"Neuron: {len(x)} inputs for {len(self.w)} weights")
+        start = n = len(nodes)
         act = self.b
+        total = nodes[act].data
         for wi, xi in zip(self.w, x, strict=True):
-            act = VAdd(g, act, VMul(g, wi, xi))
+            if not (type(wi) is int and type(xi) is int and 0 <= wi < n and 0 <= xi < n):
+                del nodes[start:]
+                raise bad_operand(g, "VMul", a=wi, b=xi)
+            product = new_value(Value)
+            product.data = y = nodes[wi].data * nodes[xi].data
+            product.grad = 0.0
+            product.label = None
+            product._kind = Mul
+            product._a = wi
+            product._b = xi
+            nodes.append(product)
+            added = new_value(Value)
+            added.data = total = total + y
+            added.grad = 0.0
+            added.label = None
+            added._kind = Add
+            added._a = act
+            added._b = n
+            nodes.append(added)
+            if graph._source_file is not None:
+                note_line(g, n)
+                note_line(g, n + 1)
+            act = n + 1
+            n += 2
         return VRelu(g, act) if self.nonlin else act
 
     def parameters(self) -> list[int]:

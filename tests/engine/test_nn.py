@@ -2,7 +2,10 @@
 
 import random
 
-from engine import Backward, Graph, MakeValue, Relu, VAdd
+import pytest
+
+from engine import Backward, Graph, MakeValue, Relu, VAdd, VMul, VRelu
+from engine.graph import record_lines
 from engine.nn import MLP, Layer, Neuron
 from examples.moons import make_moons, train
 
@@ -15,6 +18,41 @@ def test_a_neuron_computes_relu_of_w_dot_x_plus_b():
     w = [g.nodes[i].data for i in n.w]
     assert g.nodes[out].op == Relu(out - 1)
     assert g.nodes[out].data == max(0.0, w[0] * 0.5 - w[1])
+
+
+def test_a_neuron_records_the_nodes_of_vadd_and_vmul_input_by_input():
+    g = Graph()
+    n = Neuron(g, 3, rng=random.Random(1))
+    x = [MakeValue(g, v) for v in (0.5, -1.0, 2.0)]
+    with record_lines(__file__):
+        out = n(x)
+    by_hand = g.copy()
+    del by_hand.nodes[out - 6 :]
+    act = n.b
+    for wi, xi in zip(n.w, x, strict=True):
+        act = VAdd(by_hand, act, VMul(by_hand, wi, xi))
+    VRelu(by_hand, act)
+    assert [(v.data, v.op, v.label) for v in g.nodes] == [
+        (v.data, v.op, v.label) for v in by_hand.nodes]
+    assert sorted(g.lines) == list(range(out - 6, out + 1))
+
+
+@pytest.mark.parametrize(("x", "error", "message"), [
+    ([5, 6, 99], IndexError, "VMul: operand b=99 is not a node of this graph (it has 7 nodes)"),
+    ([5, 6, 6.0], TypeError, "VMul: operand b=6.0 is not a node index (an int), it is a float"),
+    ([5, 6], ValueError, "Neuron: 2 inputs for 3 weights"),
+])
+def test_a_neuron_refuses_bad_inputs_and_leaves_the_graph_unchanged(x, error, message):
+    g = Graph()
+    n = Neuron(g, 3, rng=random.Random(1))
+    MakeValue(g, 0.5)
+    MakeValue(g, -1.0)
+    MakeValue(g, 2.0)
+    before = [(v.data, v.op) for v in g.nodes]
+    with pytest.raises(error) as info:
+        n(x)
+    assert str(info.value) == message
+    assert [(v.data, v.op) for v in g.nodes] == before
 
 
 def test_parameters_are_the_leaves_made_first():
