@@ -34,6 +34,7 @@ class Neuron:
         start = n = len(nodes)
         act = self.b
         total = nodes[act].data
+        recording = graph._source_file is not None
         for wi, xi in zip(self.w, x, strict=True):
             if not (type(wi) is int and type(xi) is int and 0 <= wi < n and 0 <= xi < n):
                 del nodes[start:]
@@ -54,7 +55,7 @@ class Neuron:
             added._a = act
             added._b = n
             nodes.append(added)
-            if graph._source_file is not None:
+            if recording:
                 note_line(g, n)
                 note_line(g, n + 1)
             act = n + 1
