@@ -10,7 +10,7 @@ import dataclasses
 import math
 from typing import Any
 
-from .graph import VARIANTS, Graph, Opaque, Value
+from .graph import VARIANTS, Graph, Node, Opaque, Value
 
 
 def is_graph_like(obj: Any) -> bool:
@@ -64,7 +64,7 @@ def _row(index: int, v: Any, line: int | None) -> dict[str, Any]:
 def _describe_node(v: Any) -> tuple[str | None, list[int], list[Any]]:
     """describe_op(v.op), read straight from an engine Value's slots: big tables are
     made of these."""
-    kind = getattr(v, "_kind", Opaque) if type(v) is Value else Opaque
+    kind = getattr(v, "_kind", Opaque) if type(v) is Node or type(v) is Value else Opaque
     if kind is None:
         return None, [], []
     if kind is Opaque:

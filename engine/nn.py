@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from . import graph
-from .graph import Graph, MakeValue, Value, bad_operand, new_value, note_line
+from .graph import Graph, MakeValue, Node, bad_operand, note_line
 from .ops import Add, Mul, VRelu
 
 
@@ -39,7 +39,7 @@ class Neuron:
             if not (type(wi) is int and type(xi) is int and 0 <= wi < n and 0 <= xi < n):
                 del nodes[start:]
                 raise bad_operand(g, "VMul", a=wi, b=xi)
-            product = new_value(Value)
+            product = Node()
             product.data = y = nodes[wi].data * nodes[xi].data
             product.grad = 0.0
             product.label = None
@@ -47,7 +47,7 @@ class Neuron:
             product._a = wi
             product._b = xi
             nodes.append(product)
-            added = new_value(Value)
+            added = Node()
             added.data = total = total + y
             added.grad = 0.0
             added.label = None

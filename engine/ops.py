@@ -15,7 +15,7 @@ import math
 from typing import NamedTuple
 
 from . import graph
-from .graph import Graph, Value, bad_operand, new_value, note_line, variant
+from .graph import Graph, Node, bad_operand, note_line, variant
 
 
 @variant
@@ -31,7 +31,7 @@ def VAdd(g: Graph, a: int, b: int) -> int:
     n = len(nodes)
     if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
         raise bad_operand(g, "VAdd", a=a, b=b)
-    v = new_value(Value)
+    v = Node()
     v.data = nodes[a].data + nodes[b].data
     v.grad = 0.0
     v.label = None
@@ -57,7 +57,7 @@ def VSub(g: Graph, a: int, b: int) -> int:
     n = len(nodes)
     if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
         raise bad_operand(g, "VSub", a=a, b=b)
-    v = new_value(Value)
+    v = Node()
     v.data = nodes[a].data - nodes[b].data
     v.grad = 0.0
     v.label = None
@@ -83,7 +83,7 @@ def VMul(g: Graph, a: int, b: int) -> int:
     n = len(nodes)
     if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
         raise bad_operand(g, "VMul", a=a, b=b)
-    v = new_value(Value)
+    v = Node()
     v.data = nodes[a].data * nodes[b].data
     v.grad = 0.0
     v.label = None
@@ -112,7 +112,7 @@ def VDiv(g: Graph, a: int, b: int) -> int:
     y = nodes[b].data
     if y == 0:
         raise ZeroDivisionError(f"VDiv: division by node {b}, whose data is {y!r}")
-    v = new_value(Value)
+    v = Node()
     v.data = nodes[a].data / y
     v.grad = 0.0
     v.label = None
@@ -137,7 +137,7 @@ def VNeg(g: Graph, a: int) -> int:
     n = len(nodes)
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VNeg", a=a)
-    v = new_value(Value)
+    v = Node()
     v.data = -nodes[a].data
     v.grad = 0.0
     v.label = None
@@ -171,7 +171,7 @@ def VPow(g: Graph, a: int, k: float) -> int:
     y = ieee_pow(x, k)
     if math.isnan(y) and not math.isnan(x):
         raise ValueError(f"VPow: node {a} (data {x!r}) to the power {k!r} is not a real number")
-    v = new_value(Value)
+    v = Node()
     v.data = y
     v.grad = 0.0
     v.label = None
@@ -197,7 +197,7 @@ def VExp(g: Graph, a: int) -> int:
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VExp", a=a)
     x = nodes[a].data
-    v = new_value(Value)
+    v = Node()
     v.data = math.exp(x) if x < 700.0 else math.inf if x == x else x
     v.grad = 0.0
     v.label = None
@@ -225,7 +225,7 @@ def VLog(g: Graph, a: int) -> int:
     x = nodes[a].data
     if x <= 0:
         raise ValueError(f"VLog: log of node {a} is undefined: its data {x!r} is not positive")
-    v = new_value(Value)
+    v = Node()
     v.data = math.log(x)
     v.grad = 0.0
     v.label = None
@@ -250,7 +250,7 @@ def VTanh(g: Graph, a: int) -> int:
     n = len(nodes)
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VTanh", a=a)
-    v = new_value(Value)
+    v = Node()
     v.data = math.tanh(nodes[a].data)
     v.grad = 0.0
     v.label = None
@@ -276,7 +276,7 @@ def VRelu(g: Graph, a: int) -> int:
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VRelu", a=a)
     x = nodes[a].data
-    v = new_value(Value)
+    v = Node()
     v.data = x if x > 0 or x != x else 0.0
     v.grad = 0.0
     v.label = None
@@ -307,7 +307,7 @@ def VSigmoid(g: Graph, a: int) -> int:
     else:  # the same value, written so exp never overflows
         e = math.exp(x) if x > -700.0 else 0.0
         y = e / (1.0 + e)
-    v = new_value(Value)
+    v = Node()
     v.data = y
     v.grad = 0.0
     v.label = None

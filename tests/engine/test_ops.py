@@ -114,3 +114,15 @@ def test_grad_check_names_the_leaf_a_wrong_backward_gets_wrong():
     assert report.startswith("grad check failed")
     assert "leaf 1: Backward gives 1, finite differences give 2" in report
     assert "leaf 0" not in report
+
+
+def test_the_nodes_ops_make_are_values_like_those_made_by_hand():
+    g = Graph()
+    a = MakeValue(g, 2.0, label="a")
+    b = engine.VTanh(g, engine.VMul(g, a, a))
+    by_hand = [engine.Value(2.0, label="a"), engine.Value(4.0, op=engine.Mul(0, 0)),
+               engine.Value(math.tanh(4.0), op=engine.Tanh(1))]
+    assert all(isinstance(v, engine.Value) for v in g.nodes)
+    assert list(map(repr, g.nodes)) == list(map(repr, by_hand))
+    g.nodes[b].op = engine.Add(0, 1)
+    assert g.nodes[b].op == engine.Add(0, 1) and g.nodes[b].grad == 0.0
