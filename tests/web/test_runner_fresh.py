@@ -83,3 +83,11 @@ def test_the_recursion_limit_can_be_raised_only_as_far_as_the_browser_holds():
     assert output == (f"sys.setrecursionlimit(30,000): the browser's stack holds "
                       f"{MAX_RECURSION_LIMIT:,} at most, so the limit is {MAX_RECURSION_LIMIT:,}\n"
                       f"{MAX_RECURSION_LIMIT}\n1500\n")
+
+
+def test_the_tables_of_a_run_that_patched_the_builtins_are_read_with_the_real_ones():
+    code = ("import builtins\nbuiltins.len = lambda x: 3\n"
+            "from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, 1.0, label='a')\n")
+    result, _ = run(code)
+    (table,) = result["tables"]
+    assert (table["count"], table["label"]) == (1, ["a"])

@@ -104,6 +104,7 @@ def _run(code: str, output: Output, result: dict) -> dict:
         result["error"], result["line"] = learner_traceback(exc), error_line(exc)
     result["ms"] = (time.perf_counter() - started) * 1000
     result["ended"] = time.time() * 1000
+    pristine.restore()  # the builtins and the runner's code as they were, for reading the tables
     result["tables"] = snapshots + tabulate(graphs_in(namespace, output.note), output.note)
     return namespace
 
