@@ -28,7 +28,7 @@ from .fresh import Stopped
 
 MESSAGE_CHARS = 2_000
 """A check's message: the author's words, or the learner's values in them."""
-HELPERS = ("check_grads", "check_graph")
+HELPERS = ("check_grads", "check_graph", "check_topo_sort")
 """The engine's names that every check may use without importing them."""
 
 
