@@ -22,7 +22,7 @@ from .exercise_graphs import FORWARD, ExerciseGraph, exercise_graphs
 from .graph import Graph, MakeValue
 from .ops import Add, Mul, Tanh
 
-CHAPTER_OPS = (Add, Mul, Tanh)
+CHAPTER_OPS = (Mul, Add, Tanh)
 ENGINE_DIR = os.path.dirname(os.path.abspath(__file__))
 REPR_CHARS = 80
 
@@ -34,7 +34,7 @@ def check_grads(
     graphs: int = 8,
     seed: int = 0,
 ) -> None:
-    """Run `backward(g, root)` on `graphs` small graphs over `ops` (the chapter's Add, Mul
+    """Run `backward(g, root)` on `graphs` small graphs over `ops` (the chapter's Mul, Add
     and Tanh by default) and compare every node's grad with the engine's Backward.
 
     The first disagreement is named from the root down (in reverse topological order),

@@ -62,8 +62,9 @@ class ExerciseGraph(NamedTuple):
 
 
 def exercise_graphs(ops: Iterable[type], count: int, seed: int) -> list[ExerciseGraph]:
-    """`count` graphs over `ops` (the shapes first, then random ones); every op of `ops`
-    appears as soon as there are enough ops to place them all."""
+    """`count` graphs over `ops` (the shapes first, then random ones). Each place for an op
+    takes the next of `ops` of its arity, in turn, so every op appears as soon as there
+    are enough places, and (Mul, Add, Tanh) makes the first graph the chapter's."""
     rng = random.Random(seed)
     ops = list(ops)
     unknown = [op for op in ops if op not in FORWARD]
@@ -75,8 +76,6 @@ def exercise_graphs(ops: Iterable[type], count: int, seed: int) -> list[Exercise
             "the graphs' ops must include one or more of Add, Sub, Mul and one or more of "
             "Neg, Tanh, Sigmoid, and no others" + (f" (not {names})" if names else "")
         )
-    rng.shuffle(binary)
-    rng.shuffle(unary)
     kinds = {"B": cycle(binary), "U": cycle(unary)}
     graphs = []
     for k in range(count):

@@ -127,11 +127,11 @@ def test_a_wrong_backward_is_told_the_first_wrong_node(code):
 
 def test_the_first_wrong_nodes_of_the_usual_mistakes():
     assert check_grads_says(MISSING_PLUS_EQUALS).startswith(
-        "node 0 is used twice, by node 2, Add(0, 0) (as a and b): ")
+        "node 0 is used twice, by node 2, Mul(0, 0) (as a and b): ")
     assert check_grads_says(MISSING_PLUS_EQUALS).split("\n")[0].endswith(
         "did you add (+=) both uses?")
     assert check_grads_says(WRONG_ORDER).startswith(
-        "node 4, Mul(3, 2): your a.grad (node 3) is 0, ")
+        "node 4, Add(3, 2): your a.grad (node 3) is 0, ")
 
 
 def test_the_engines_own_functions_do_not_pass_for_the_learners():
