@@ -99,7 +99,7 @@ def check_graph(
         have = [type(v.op).__name__ for v in nodes if v.op is not None]
         missing, extra = Counter(want) - Counter(have), Counter(have) - Counter(want)
         if missing or extra:
-            differences = [f"no {k}" if n == 1 and k not in have else f"{n} {k} too few"
+            differences = [f"no {k}" if k not in have else f"{n} {k} too few"
                            for k, n in missing.items()]
             differences += [f"{n} {k} too many" for k, n in extra.items()]
             raise AssertionError(
