@@ -182,7 +182,6 @@ def test_the_solution_asks_first_until_an_attempt_failed_and_one_undo_brings_the
 
 
 FAKES = {
-    "redefines check_grads": "def check_grads(*args, **kwargs):\n    pass\n",
     "redefines AssertionError": "AssertionError = ZeroDivisionError\n",
     "shadows len": "len = lambda nodes: 3\n",
     "patches builtins": "import builtins\nbuiltins.len = lambda nodes: 3\n"
@@ -200,6 +199,29 @@ def test_a_learners_code_cannot_fake_a_pass(open_page):
         assert ex.attempt(TWO_LEAVES + fake) == {
             "passed": False, "messages": ["Make three nodes: a, b and c."]}, name
     assert ex.attempt(THREE_LEAVES)["passed"] is True  # and the checks still work
+
+
+BACKWARD_FAKES = {
+    "redefines check_grads": "def check_grads(backward):\n    pass\n",
+    "patches engine.checks": "import engine, engine.checks\n"
+                             "engine.checks.check_grads = lambda backward: None\n"
+                             "engine.checks._grad_problem = lambda *args: ''\n",
+}
+NO_BACKWARD = "def Backward(g, root):\n    pass\n"
+
+
+def test_check_grads_tells_a_wrong_backward_and_cannot_be_faked(open_page):
+    page = open_page("backward.html", exercise(
+        NO_BACKWARD, id="backward",
+        checks=['assert "Backward" in globals(), "Define Backward(g, root)."\n',
+                "check_grads(Backward)\n"]))
+    ex = Exercise(page, "#backward")
+    [message] = ex.attempt()["messages"]
+    assert message.startswith("your Backward left every grad at 0")
+    assert ex.messages() == [message]
+    for name, fake in BACKWARD_FAKES.items():
+        assert ex.attempt(NO_BACKWARD + fake)["messages"] == [message], name
+    assert ex.attempt("from engine import Backward\n") == {"passed": True, "messages": []}
 
 
 def test_a_check_that_loops_is_stopped_by_the_runs_timeout(open_page):

@@ -95,3 +95,25 @@ def test_the_next_run_finds_python_as_before_the_checks():
     check(TWO_NODES, "import builtins\nbuiltins.marked = 1\nimport json\n")
     result, output = check("print(hasattr(__builtins__, 'marked'))\n")
     assert (result["status"], output) == ("done", "False\n")
+
+
+NO_BACKWARD = "def Backward(g, root):\n    pass\n"
+GRADS_FAKES = {
+    "check_grads redefined": "def check_grads(backward):\n    pass\n",
+    "engine.check_grads patched": "import engine\nengine.check_grads = lambda backward: None\n",
+    "engine.checks patched": "import engine.checks as c\nc.check_grads = lambda backward: None\n"
+                             "c._grad_problem = lambda *args: ''\n"
+                             "c.check_grads.__code__ = (lambda backward, **k: None).__code__\n",
+}
+
+
+def test_check_grads_needs_no_import_and_its_message_is_the_learners():
+    assert verdict("from engine import Backward\n", "check_grads(Backward)\n")["passed"]
+    [message] = verdict(NO_BACKWARD, "check_grads(Backward)\n")["messages"]
+    assert message.startswith("your Backward left every grad at 0")
+
+
+@pytest.mark.parametrize("fake", GRADS_FAKES.values(), ids=GRADS_FAKES.keys())
+def test_the_learners_code_cannot_fake_the_engines_check_helpers(fake):
+    [message] = verdict(NO_BACKWARD + fake, "check_grads(Backward)\n")["messages"]
+    assert message.startswith("your Backward left every grad at 0")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import builtins
 import traceback
 
-import engine
+from engine.checks import check_grads, check_graph, check_topo_sort
 
 from .caps import text_of
 from .errors import FILENAME, learner_traceback
@@ -28,7 +28,7 @@ from .fresh import Stopped
 
 MESSAGE_CHARS = 2_000
 """A check's message: the author's words, or the learner's values in them."""
-HELPERS = ("check_grads", "check_graph", "check_topo_sort")
+HELPERS = {helper.__name__: helper for helper in (check_grads, check_graph, check_topo_sort)}
 """The engine's names that every check may use without importing them."""
 
 
@@ -47,7 +47,7 @@ def check_namespace(namespace: dict) -> dict:
     """A copy of the learner's globals in which the check's own names come first."""
     shadowed = {name for name in vars(builtins) if not name.startswith("__")}
     names = {name: value for name, value in namespace.items() if name not in shadowed}
-    names.update({name: getattr(engine, name) for name in HELPERS if hasattr(engine, name)})
+    names.update(HELPERS)
     names["__builtins__"] = builtins
     return names
 
