@@ -172,10 +172,12 @@ def test_the_solution_asks_first_until_an_attempt_failed_and_one_undo_brings_the
     assert ex.code == THREE_LEAVES
     ex.press_in_editor("Control+z")
     assert ex.code == mine
-    assert ex.attempt()["passed"] is False
+    failed = ex.attempt()["messages"]
     ex.button("Show solution").click()  # after a failed attempt: no question
     expect(confirm).to_be_hidden()
     assert ex.code == THREE_LEAVES
+    assert ex.messages() == failed  # what failed stays in view beside the solution
+    expect(ex.panel.locator(".note")).to_contain_text("Ctrl+Z to have your code back")
     assert ex.attempt()["passed"] is True
     ex.press_in_editor("Control+z")
     assert ex.code == mine

@@ -35,6 +35,7 @@ export class Exercise {
     };
     this.verdict = element("p", { className: "verdict" });
     this.messages = element("ul", { className: "messages" });
+    this.note = element("p", { className: "note" });
     this.hintList = element("ol", { className: "hints", ariaLabel: "Hints" });
     this.hintButton = button("", () => this.showHint());
     this.solutionButton = button("Show solution", () => this.askForSolution());
@@ -45,7 +46,7 @@ export class Exercise {
       button("Keep trying", () => this.closeConfirm()),
     ]);
     this.root = element("div", { className: "exercise" }, [
-      element("div", { className: "feedback", role: "status" }, [this.verdict, this.messages]),
+      element("div", { className: "feedback", role: "status" }, [this.verdict, this.messages, this.note]),
       this.hintList,
       element("div", { className: "exercise-actions" }, [this.hintButton, this.solutionButton]),
       this.confirm,
@@ -71,6 +72,7 @@ export class Exercise {
   }
 
   say(verdict, messages = []) {
+    this.note.textContent = "";
     this.verdict.textContent = verdict;
     this.messages.replaceChildren(...messages.map((text) => element("li", { textContent: text })));
   }
@@ -103,7 +105,7 @@ export class Exercise {
   loadSolution() {
     this.confirm.hidden = true;
     this.host.code = this.solution;
-    this.say("The solution is in the editor: press Run to check it, or Ctrl+Z to have your code back.");
+    this.note.textContent = "The solution is in the editor: press Run to check it, or Ctrl+Z to have your code back.";
     this.host.view?.focus();
   }
 }
