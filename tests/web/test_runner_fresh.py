@@ -45,8 +45,10 @@ ATTACKS = {
             "import sys\nprint(sys.getrecursionlimit(), sys.gettrace(), sys.path[0] == '/x',\n"
             "      len(str(10 ** 2000)))\n", "1000 None False 2001\n"),
     "process": ("import gc, os, signal\ngc.disable()\nos.chdir('/')\n"
-                "signal.signal(signal.SIGINT, signal.SIG_IGN)\n",
-                "import gc, os\nprint(gc.isenabled(), os.getcwd() == '/')\n", "True False\n"),
+                "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                "gc.callbacks.append(lambda phase, info: print(phase))\n",
+                "import gc, os\nprint(gc.isenabled(), os.getcwd() == '/')\ngc.collect()\n",
+                "True False\n"),
 }
 
 

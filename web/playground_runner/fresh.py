@@ -2,7 +2,8 @@
 builtins, the engine's and this package's modules (their globals, classes, functions
 and module-level lists, dicts and sets) as they were when first imported, and, as they
 were when the run began, `sys` and `sys.modules`, the recursion limit, the trace and
-profile functions, the garbage collector, the working directory and the SIGINT handler.
+profile functions, the garbage collector and its callbacks, the working directory and
+the SIGINT handler.
 
 Putting back is cheap when nothing changed (each saved name is compared by identity),
 so it runs both before a run (against whatever ran between runs, a timer say) and
@@ -143,7 +144,7 @@ class RunState:
         self.modules = Snapshot(sys.modules)
         self.sys = Snapshot(vars(sys))
         self.sys_lists = [(items, items.copy()) for items in (sys.path, sys.meta_path,
-                                                              sys.path_hooks)]
+                                                              sys.path_hooks, gc.callbacks)]
         self.recursion_limit = sys.getrecursionlimit()
         self.trace, self.profile = sys.gettrace(), sys.getprofile()
         self.int_digits = sys.get_int_max_str_digits()
