@@ -40,11 +40,14 @@ export class Exercise {
     this.hintButton = button("", () => this.showHint());
     this.solutionButton = button("Show solution", () => this.askForSolution());
     this.solutionButton.hidden = solution === null;
-    this.confirm = element("div", { className: "confirm", role: "group", ariaLabel: "Show the solution?", hidden: true }, [
-      element("p", { textContent: "The solution will replace your code in the editor (Ctrl+Z brings yours back). Show it before you have tried?" }),
+    const question = "The solution will replace your code in the editor (Ctrl+Z brings yours back). "
+      + "Show it before you have tried?";
+    this.confirm = element("div", { className: "confirm", role: "group", ariaLabel: "Show the solution?" }, [
+      element("p", { textContent: question }),
       button("Replace my code with the solution", () => this.loadSolution()),
       button("Keep trying", () => this.closeConfirm()),
     ]);
+    this.confirm.hidden = true;
     this.root = element("div", { className: "exercise" }, [
       element("div", { className: "feedback", role: "status" }, [this.verdict, this.messages, this.note]),
       this.hintList,
@@ -105,7 +108,8 @@ export class Exercise {
   loadSolution() {
     this.confirm.hidden = true;
     this.host.code = this.solution;
-    this.note.textContent = "The solution is in the editor: press Run to check it, or Ctrl+Z to have your code back.";
+    this.note.textContent =
+      "The solution is in the editor: press Run to check it, or Ctrl+Z to have your code back.";
     this.host.view?.focus();
   }
 }
