@@ -54,6 +54,12 @@ def test_a_check_that_breaks_is_the_authors_mistake_told_by_its_last_line():
                         "exercise's author to fix: IndexError: list index out of range"]
 
 
+def test_a_check_that_does_not_compile_names_its_line():
+    messages = verdict(TWO_NODES, "x = 1\nassert len(g.nodes) == (2\n")["messages"]
+    assert messages == ["The check itself failed (line 2 of the check), which is for the "
+                        "exercise's author to fix: SyntaxError: '(' was never closed"]
+
+
 def test_the_learners_error_inside_a_check_is_their_own_traceback():
     code = "def backward(g):\n    return g.nodes[9]\n"
     [message] = verdict(code, "backward([])\n")["messages"]

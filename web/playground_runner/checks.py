@@ -68,6 +68,8 @@ def _message(exc: BaseException, source: str, filename: str) -> str:
     if any(frame.f_code.co_filename == FILENAME for frame, _ in frames):
         return f"Your code raised an error while it was checked:\n{learner_traceback(exc)}"
     lines = [line for frame, line in frames if frame.f_code.co_filename == filename]
+    if isinstance(exc, SyntaxError) and exc.filename == filename:
+        lines.append(exc.lineno)
     where = f"line {lines[-1]} of the check" if lines else "the check"
     if isinstance(exc, AssertionError):
         said = _said(exc)
