@@ -233,6 +233,18 @@ def test_a_backward_that_adds_nodes():
     )
 
 
+def test_the_expected_grads_are_had_before_the_learners_backward_runs():
+    def backward(g, root):
+        engine.checks.Backward = lambda g, root: None  # would expect every grad to stay 0
+        engine.autograd.ZeroGrad(g)
+
+    original = engine.checks.Backward
+    try:
+        assert first_line(failure(check_grads, backward)).startswith("your backward left every")
+    finally:
+        engine.checks.Backward = original
+
+
 # the graphs
 
 
@@ -378,3 +390,4 @@ def test_the_wrong_ops():
         "your graph's ops are [Mul, Add, Tanh, Add], expected [Mul, Add, Add, Tanh, Neg] "
         "(in any order): no Neg"
     )
+

@@ -9,11 +9,13 @@ from html.parser import HTMLParser
 from typing import NamedTuple
 
 import pytest
+from playwright.sync_api import Page, expect
 
 import build
 import engine
 import playground_runner
 from tests.web.runs import strict_json
+from tests.web.test_exercises import Exercise as ExerciseAt
 
 
 class Exercise(NamedTuple):
@@ -139,3 +141,44 @@ def test_the_engines_own_functions_do_not_pass_for_the_learners():
         code = f"from engine import {name}\n"
         assert verdict(code, EXERCISES[id_].checks) == {"passed": False, "messages": [
             f"Write {name} yourself: the check wants yours, not the engine's."]}
+
+
+# In the page
+
+
+@pytest.fixture
+def course(site, new_context) -> Page:
+    page = new_context().new_page()
+    page.goto(site + "course.html")
+    return page
+
+
+def test_a_wrong_backward_in_the_page_is_told_its_first_wrong_node_then_the_solution_passes(
+    course,
+):
+    backward = ExerciseAt(course, "#write-backward")
+    for wrong in (MISSING_PLUS_EQUALS, WRONG_ORDER):
+        told = check_grads_says(wrong)
+        assert backward.attempt(wrong) == {"passed": False, "messages": [told]}
+        assert backward.check == "failed"
+        expect(backward.panel.locator(".messages li")).to_have_text([told])
+    backward.button("Show solution").click()
+    assert backward.code == BACKWARD
+    assert backward.attempt() == {"passed": True, "messages": []}
+    assert backward.check == "passed"
+    expect(course.locator("autograd-progress li")).to_have_text([
+        "Exercise: Make e negative not yet passed", "Exercise: Count the nodes not yet passed",
+        "Exercise: Write TopoSort not yet passed", "Exercise: Write Backward ✓ passed"])
+
+
+def test_the_page_shows_each_exercises_code_fails_it_and_passes_its_solution(course):
+    for id_, exercise in EXERCISES.items():
+        playground = ExerciseAt(course, f"#{id_}")
+        playground.element.scroll_into_view_if_needed()
+        playground.wait_for("ready")
+        assert playground.code == exercise.code
+        detail = playground.attempt()
+        assert detail == {"passed": False, "messages": verdict(exercise.code,
+                                                               exercise.checks)["messages"]}
+        assert playground.attempt(exercise.solution) == {"passed": True, "messages": []}
+    expect(course.locator("autograd-progress p")).to_have_text("4 of 4 exercises passed")
