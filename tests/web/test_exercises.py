@@ -20,6 +20,9 @@ TWO_LEAVES = START + "a = MakeValue(g, 2.0, label='a')\nb = MakeValue(g, 3.0, la
 THREE_LEAVES = TWO_LEAVES + "c = MakeValue(g, 4.0, label='c')\n"
 THREE_NODES = "assert len(g.nodes) == 3, 'Make three nodes: a, b and c.'\n"
 LABELS = "assert [v.label for v in g.nodes] == ['a', 'b', 'c']\n"
+# The host page follows the system's colour scheme, its background said outright for axe.
+FOLLOW_THE_SYSTEM = ('<meta name="color-scheme" content="light dark">\n'
+                     "<style>body { background: Canvas; color: CanvasText; }</style>\n")
 HINTS = ["Call <code>MakeValue</code> once more.", "Its label is <code>'c'</code>."]
 
 
@@ -52,7 +55,7 @@ def open_page(pages, site, new_context):
 
     def open_(name: str, *body: str, context=None) -> Page:
         page = (context or new_context()).new_page()
-        page.goto(pages.add(name, course_page(site, *body)))
+        page.goto(pages.add(name, course_page(site, *body, head=FOLLOW_THE_SYSTEM)))
         return page
 
     return open_
@@ -288,8 +291,11 @@ def test_a_pass_shows_when_storage_fails(open_page, new_context):
     expect(page.locator("autograd-progress [role=status]")).to_have_text("1 of 2 exercises passed")
 
 
-def test_axe_finds_no_violations_on_an_exercise_with_its_hints_verdict_and_question(open_page):
-    page = open_page("two.html", *TWO_EXERCISES)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations_on_an_exercise_with_its_hints_verdict_and_question(
+    open_page, new_context, scheme
+):
+    page = open_page("two.html", *TWO_EXERCISES, context=new_context(color_scheme=scheme))
     ex = Exercise(page, "#add-c")
     ex.element.scroll_into_view_if_needed()
     ex.button("Show solution").click()
