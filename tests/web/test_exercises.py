@@ -193,6 +193,12 @@ FAKES = {
                         "builtins.AssertionError = ZeroDivisionError\n",
     "patches builtins.__import__": "import builtins\n"
                                    "builtins.__import__ = lambda *a, **k: None\n",
+    "watches the checks' lines": "import sys\nm = sys.monitoring\nm.use_tool_id(3, 'fake')\n"
+                                 "def line(code, number):\n"
+                                 "    if code.co_filename.startswith('<check'):\n"
+                                 "        sys._getframe(1).f_globals['len'] = lambda nodes: 3\n"
+                                 "m.register_callback(3, m.events.LINE, line)\n"
+                                 "m.set_events(3, m.events.LINE)\n",
     "patches the runner": "import playground_runner.checks as checks\n"
                           "checks.run_checks = lambda c, ns: {'passed': True, 'messages': []}\n",
 }
