@@ -16,7 +16,8 @@
 // is a draft beside it, with a switch between the two).
 // Every playground on a page shares one Python worker (see runtime.js), which
 // starts when the first of them is about to be used (see lazy.js). The
-// author's attributes are described in options.js.
+// author's attributes are described in options.js; without `theme`, it is light
+// or dark as its page is (host-theme.js).
 
 import { authoredCode, codeKey } from "./authored.js";
 import { deadlines } from "./deadlines.js";
@@ -27,6 +28,7 @@ import { onFirstSight } from "./lazy.js";
 import { cssHeight, optionsSheet, timeoutMs } from "./options.js";
 import graphCss from "./graph.css";
 import { GraphView } from "./graph-view.js";
+import { followHostTheme } from "./host-theme.js";
 import css from "./playground.css";
 import { sharedRuntime } from "./runtime.js";
 import { codeFromLink, MAX_LINK_CHARS, shareLink } from "./share.js";
@@ -58,6 +60,10 @@ class AutogradPlayground extends HTMLElement {
     this.storageKey = `autograd-playground:${key}`;
     this.style.height ||= cssHeight(this);
     this.build();
+    followHostTheme(this, this.attachInternals().states, (dark) => {
+      this.dark = dark;
+      if (this.view) this.editor.setDark(this.view, dark);
+    });
     this.runtime.addEventListener("phase", () => this.onPhase());
     this.state = "loading";
     this.onPhase();
@@ -83,6 +89,7 @@ class AutogradPlayground extends HTMLElement {
       root: this.shadowRoot,
       doc: this.pendingCode,
       readOnly: this.readOnly,
+      dark: this.dark,
       onChange: () => this.keeper?.edited(),
     });
     this.placeholder.remove();
