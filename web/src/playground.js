@@ -30,6 +30,7 @@ import graphCss from "./graph.css";
 import { GraphView } from "./graph-view.js";
 import { followHostTheme } from "./host-theme.js";
 import css from "./playground.css";
+import proseCss from "./prose.css";
 import { sharedRuntime } from "./runtime.js";
 import { codeFromLink, MAX_LINK_CHARS, shareLink } from "./share.js";
 import { Stepper } from "./stepper.js";
@@ -45,7 +46,7 @@ const SITE_URL = new URL("./", import.meta.url);
 const editorModule = import("./editor.js");
 
 const sheet = new CSSStyleSheet();
-sheet.replaceSync(css + graphCss);
+sheet.replaceSync(css + graphCss + proseCss);
 
 class AutogradPlayground extends HTMLElement {
   static deadlines = deadlines;
