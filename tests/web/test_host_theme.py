@@ -132,6 +132,16 @@ def test_the_roots_color_scheme_decides_over_the_system(open_page):
     assert look(page) == "dark"
 
 
+def test_a_class_that_sets_the_roots_color_scheme_is_followed(open_page):
+    style = "<style>html.night { color-scheme: dark } html.day { color-scheme: light }</style>\n"
+    page = open_page("class-scheme.html", head=style, html_attrs='class="day"', system="dark")
+    assert look(page) == "light"
+    set_attribute(page, "html", "class", "night")
+    assert look(page) == "dark"
+    set_attribute(page, "html", "class", "day")
+    assert look(page) == "light"
+
+
 def test_the_pages_color_scheme_meta_decides_over_the_system(open_page):
     meta = '<meta name="color-scheme" content="dark">\n'
     page = open_page("meta.html", head=meta, system="light")
