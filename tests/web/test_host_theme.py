@@ -112,8 +112,14 @@ def test_materials_color_scheme_on_body_is_followed(open_page):
     assert look(page) == "light"
 
 
-def test_a_page_that_says_nothing_follows_the_system(open_page):
+def test_a_page_that_declares_no_dark_mode_stays_light_as_the_browser_draws_it(open_page):
     page = open_page("plain.html", system="dark")
+    assert look(page) == "light"
+
+
+def test_a_page_that_declares_both_schemes_follows_the_system_live(open_page):
+    page = open_page("both.html", head='<meta name="color-scheme" content="light dark">\n',
+                     system="dark")
     assert look(page) == "dark"
     set_system(page, "light")
     assert look(page) == "light"

@@ -5,18 +5,18 @@
 //   1. the element's `theme` attribute ("light" or "dark");
 //   2. the switches of the documentation themes course pages are built with:
 //      pydata-sphinx-theme's <html data-theme>, Furo's <body data-theme>
-//      ("auto" says nothing), Material for MkDocs' data-md-color-scheme
+//      ("auto": the system's), Material for MkDocs' data-md-color-scheme
 //      ("slate" or "default", on <body>);
 //   3. the `color-scheme` the element inherits (the root's CSS, or a section's),
 //      else the page's <meta name="color-scheme">: "dark" or "light" alone
-//      decides, both leave it to the reader's system;
-//   4. the system's prefers-color-scheme.
+//      decides, both say the page follows the system's prefers-color-scheme;
+//   4. else light, as a browser draws a page that declares no dark mode.
 //
 // The choice is the element's custom state, :state(dark) or :state(light),
 // which sets its color-scheme in CSS; every colour follows through light-dark().
 
 const SWITCHES = [
-  { attribute: "data-theme", schemes: { dark: "dark", light: "light" } },
+  { attribute: "data-theme", schemes: { dark: "dark", light: "light", auto: "system" } },
   { attribute: "data-md-color-scheme", schemes: { slate: "dark", default: "light" } },
 ];
 const WATCHED = ["style", "class", ...SWITCHES.map((s) => s.attribute)];
@@ -35,7 +35,7 @@ let watching = false;
 export function followHostTheme(element, states, onChange = () => {}) {
   let dark = null;
   const update = () => {
-    const now = schemeOf(element) === "dark";
+    const now = isDark(element);
     if (now === dark) return;
     dark = now;
     states.delete(dark ? "light" : "dark");
@@ -49,8 +49,14 @@ export function followHostTheme(element, states, onChange = () => {}) {
   update();
 }
 
-/** "dark" or "light": the first of the sources above that says. */
-export function schemeOf(element) {
+/** Whether `element` is to be dark, as the first of the sources above that says. */
+function isDark(element) {
+  const scheme = declaredScheme(element) ?? "light";
+  return scheme === "system" ? SYSTEM_DARK.matches : scheme === "dark";
+}
+
+/** "dark", "light", "system" (the page follows it), or null: the page says nothing. */
+function declaredScheme(element) {
   const own = element.getAttribute("theme");
   if (own === "dark" || own === "light") return own;
   for (const page of [document.body, document.documentElement]) {
@@ -61,15 +67,16 @@ export function schemeOf(element) {
   }
   const parent = element.parentElement ?? element.getRootNode().host ?? document.documentElement;
   const meta = document.querySelector('meta[name="color-scheme"]')?.content ?? "";
-  return declared(getComputedStyle(parent).colorScheme) ?? declared(meta) ?? (SYSTEM_DARK.matches ? "dark" : "light");
+  return colorScheme(getComputedStyle(parent).colorScheme) ?? colorScheme(meta);
 }
 
-/** What a color-scheme value decides: "dark" or "light" when it names one alone, else null. */
-function declared(value) {
+/** What a color-scheme value says: "dark" or "light" alone, "system" for both, else null. */
+function colorScheme(value) {
   const words = value.split(/\s+/);
   const dark = words.includes("dark");
-  if (dark === words.includes("light")) return null;
-  return dark ? "dark" : "light";
+  const light = words.includes("light");
+  if (dark && light) return "system";
+  return dark ? "dark" : light ? "light" : null;
 }
 
 /** Once per page: on a switch, the system's change or a new <meta> or style sheet, update all. */
