@@ -94,6 +94,7 @@ function watchThePage() {
   for (const page of [document.documentElement, document.body]) {
     observer.observe(page, { attributes: true, attributeFilter: WATCHED });
   }
-  observer.observe(document.head, { childList: true, subtree: true, attributes: true, attributeFilter: ["content", "media"] });
+  const sheetsAndMeta = { childList: true, subtree: true, attributes: true, attributeFilter: ["content", "media"] };
+  observer.observe(document.head, sheetsAndMeta);
   SYSTEM_DARK.addEventListener("change", updateAll);
 }
