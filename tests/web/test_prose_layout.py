@@ -65,6 +65,8 @@ MEASURE = """el => {
     },
     stepper: stepper.hidden ? null : box(stepper),
     lineHeights: [...root.querySelectorAll(".cm-line")].map((line) => line.offsetHeight),
+    codeWidth: root.querySelector(".cm-scroller").scrollWidth,
+    editorWidth: root.querySelector(".cm-scroller").clientWidth,
     scrolling: [...root.querySelectorAll("*")]
       .filter((e) => /auto|scroll/.test(getComputedStyle(e).overflowY))
       .filter((e) => e.scrollHeight > e.clientHeight)
@@ -129,6 +131,7 @@ def test_in_prose_the_chapters_example_shows_everything_with_nothing_to_scroll(c
     assert m["scrolling"] == []
     # Every line of the code is drawn whole, on one line of its own.
     assert len(m["lineHeights"]) > 1 and len(set(m["lineHeights"])) == 1
+    assert m["codeWidth"] <= m["editorWidth"]
 
 
 def test_in_prose_the_stepper_is_shown_in_full_below_the_nodes(chapter):

@@ -1,7 +1,8 @@
 // The code editor: CodeMirror 6 with Python support, Tab to indent (Esc then
-// Tab moves focus on), no autocorrection, a mark on the line where the
-// last run failed, and CodeMirror's own light or dark look (its caret, panels
-// and tooltips) switched with the playground's.
+// Tab moves focus on), no autocorrection, lines never wrapped (so that
+// indentation reads plainly; a long line scrolls sideways), a mark on the
+// line where the last run failed, and CodeMirror's own light or dark look
+// (its panels and tooltips) switched with the playground's.
 
 import { indentWithTab, isolateHistory } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
@@ -66,7 +67,6 @@ export function createEditor({ parent, root, doc, onChange, readOnly = false, da
       errorLine.field,
       nodeLine.field,
       EditorState.readOnly.of(readOnly),
-      EditorView.lineWrapping,
       EditorView.contentAttributes.of({
         autocorrect: "off",
         autocapitalize: "off",
