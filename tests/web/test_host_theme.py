@@ -31,7 +31,7 @@ def pages() -> Iterator[CoursePages]:
 
 @pytest.fixture
 def open_page(pages, site, new_context):
-    """Opens a page of `body` (a playground is added to it) whose <html> and <body> have
+    """Opens a page of one playground (with `attributes`) whose <html> and <body> have
     `html_attrs` and `body_attrs`, with the editor in place and its search panel open."""
 
     def open_(name: str, html_attrs: str = "", body_attrs: str = "", head: str = "",
@@ -61,8 +61,10 @@ def look(page: Page) -> str:
           };
         }"""
     )
-    (name,) = [name for name, expected in LOOKS.items() if colours == expected] or [colours]
-    return name
+    for name, expected in LOOKS.items():
+        if colours == expected:
+            return name
+    return f"neither: {colours}"
 
 
 def set_attribute(page: Page, selector: str, name: str, value: str | None) -> None:
