@@ -17,7 +17,8 @@
 // is a draft beside it, with a switch between the two).
 // Every playground on a page shares one Python worker (see runtime.js), which
 // starts when the first of them is about to be used (see lazy.js). The
-// author's attributes are described in options.js.
+// author's attributes are described in options.js; without `theme`, it is light
+// or dark as its page is (host-theme.js).
 
 import { authoredCode, authoredExercise, playgroundKey } from "./authored.js";
 import { deadlines } from "./deadlines.js";
@@ -30,7 +31,9 @@ import { onFirstSight } from "./lazy.js";
 import { cssHeight, optionsSheet, timeoutMs } from "./options.js";
 import graphCss from "./graph.css";
 import { GraphView } from "./graph-view.js";
+import { followHostTheme } from "./host-theme.js";
 import css from "./playground.css";
+import proseCss from "./prose.css";
 import { sharedRuntime } from "./runtime.js";
 import { codeFromLink, MAX_LINK_CHARS, shareLink } from "./share.js";
 import { Stepper } from "./stepper.js";
@@ -46,7 +49,7 @@ const SITE_URL = new URL("./", import.meta.url);
 const editorModule = import("./editor.js");
 
 const sheet = new CSSStyleSheet();
-sheet.replaceSync(css + graphCss + exerciseCss);
+sheet.replaceSync(css + graphCss + proseCss + exerciseCss);
 
 class AutogradPlayground extends HTMLElement {
   static deadlines = deadlines;
@@ -63,6 +66,10 @@ class AutogradPlayground extends HTMLElement {
     this.exercise = exercise.checks.length ? new Exercise(exercise, this, key) : null;
     this.style.height ||= cssHeight(this);
     this.build();
+    followHostTheme(this, this.attachInternals().states, (dark) => {
+      this.dark = dark;
+      if (this.view) this.editor.setDark(this.view, dark);
+    });
     this.runtime.addEventListener("phase", () => this.onPhase());
     this.state = "loading";
     this.onPhase();
@@ -88,6 +95,7 @@ class AutogradPlayground extends HTMLElement {
       root: this.shadowRoot,
       doc: this.pendingCode,
       readOnly: this.readOnly,
+      dark: this.dark,
       onChange: () => this.keeper?.edited(),
     });
     this.placeholder.remove();
