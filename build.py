@@ -3,6 +3,7 @@
     python build.py                 build dist/, a self-contained static site
     python build.py serve [--port N] [--no-isolation]
                                     build, then serve dist/ on localhost
+    python build.py dist            build dist/, then the authors' package's wheel
     python build.py test            install the test tools, build, run ruff and pytest
     python build.py screenshot      build, then write docs/screenshot.png and docs/graph.png
     python build.py bench           build, then run bench/engine.py and bench/page.py
@@ -42,12 +43,16 @@ sys.path.insert(0, str(WEB))
 from autograd_playground.server import (  # noqa: E402
     Server,
     make_server,
+    port_number,
     serve_until_interrupted,
     take_port,
 )
 
 DIST = ROOT / "dist"
 BUILD = ROOT / "build"
+# The authors' package: its source, and where its wheel is written.
+PACKAGE = WEB / "autograd_playground"
+PACKAGES = BUILD / "packages"
 VENV = ROOT / ".venv"
 # How the tests and benchmarks start Chromium: headless on a machine with no
 # GPU, and quiet (nothing of its own fetched from the network).
@@ -293,13 +298,31 @@ def install_test_deps(python: Path) -> None:
     stamp.write_text(digest.hexdigest())
 
 
-def engine_wheel(python: Path) -> Path:
-    """Build the engine's py3-none-any wheel with pip (its backend comes from PyPI)."""
-    out = BUILD / "wheel"
+def pip_wheel(python: Path, project: Path, out: Path) -> Path:
+    """Build `project`'s py3-none-any wheel into `out` with pip (its backend comes from PyPI)."""
     shutil.rmtree(out, ignore_errors=True)
-    run(python, "-m", "pip", "wheel", "--quiet", "--no-deps", ".", "-w", out)
+    run(python, "-m", "pip", "wheel", "--quiet", "--no-deps", project, "-w", out)
     (wheel,) = out.glob("*.whl")
     return wheel
+
+
+def engine_wheel(python: Path) -> Path:
+    """The engine's wheel, which the site runs."""
+    return pip_wheel(python, ROOT, BUILD / "wheel")
+
+
+def package_wheel(python: Path) -> Path:
+    """The authors' wheel, autograd-playground, from web/pyproject.toml and
+    web/autograd_playground/ with the built dist/ inside as its site/, and the engine's
+    version (see web/pyproject.toml). It needs no Node.js to use."""
+    project = BUILD / "package"
+    shutil.rmtree(project, ignore_errors=True)
+    shutil.copytree(PACKAGE, project / PACKAGE.name,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(DIST, project / PACKAGE.name / "site")
+    shutil.copy2(WEB / "pyproject.toml", project / "pyproject.toml")
+    shutil.copy2(ROOT / "pyproject.toml", project / "engine-pyproject.toml")
+    return pip_wheel(python, project, PACKAGES)
 
 
 def micropip_wheel(python: Path) -> Path:
@@ -412,12 +435,13 @@ def build() -> None:
     print(f"built {DIST}")
 
 
-def start_server(isolation: bool = True) -> tuple[Server, str]:
-    """Serve the built dist/ quietly from a background thread; returns the server and its
-    base URL. The tests use it too."""
-    if not (DIST / "index.html").exists():
-        raise FileNotFoundError(f"{DIST} is not built: run `python build.py` first")
-    server = make_server(DIST, isolation=isolation, quiet=True)
+def start_server(isolation: bool = True, directory: Path = DIST) -> tuple[Server, str]:
+    """Serve a built site (dist/, or a course built with the authors' package) quietly from
+    a background thread; returns the server and its base URL. The tests use it too."""
+    if not (directory / "index.html").exists():
+        message = "run `python build.py` first" if directory == DIST else "build it first"
+        raise FileNotFoundError(f"{directory} is not built: {message}")
+    server = make_server(directory, isolation=isolation, quiet=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -469,13 +493,6 @@ def prepare() -> Path:
     return python
 
 
-def port_number(text: str) -> int:
-    """--port's value: a TCP port number."""
-    if not text.isdigit() or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
-    return int(text)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command")
@@ -485,6 +502,8 @@ def main() -> None:
     serve_parser.add_argument(
         "--no-isolation", action="store_true", help="omit the COOP/COEP headers"
     )
+    commands.add_parser("dist", help="build dist/, then the authors' wheel from it into "
+                        f"{PACKAGES.relative_to(ROOT).as_posix()}/")
     commands.add_parser("test", help="install the test tools, build, run ruff and pytest")
     commands.add_parser(
         "screenshot", help="build, then write docs/screenshot.png and docs/graph.png"
@@ -493,6 +512,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "serve":
         serve(args.port, not args.no_isolation)
+    elif args.command == "dist":
+        build()
+        print(f"built {package_wheel(venv_python())}")
     elif args.command == "test":
         test()
     elif args.command == "screenshot":

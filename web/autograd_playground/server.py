@@ -4,6 +4,7 @@ build.py serves dist/ with it, the package serves its own copy of the site."""
 
 from __future__ import annotations
 
+import argparse
 import errno
 import functools
 import http.server
@@ -75,6 +76,13 @@ def free_port(after: int) -> int:
             except OSError:
                 pass
     return 0
+
+
+def port_number(text: str) -> int:
+    """--port's value: a TCP port number."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
+    return int(text)
 
 
 def take_port(directory: Path, port: int, isolation: bool, program: str) -> Server:
