@@ -435,13 +435,12 @@ def build() -> None:
     print(f"built {DIST}")
 
 
-def start_server(isolation: bool = True, directory: Path = DIST) -> tuple[Server, str]:
-    """Serve a built site (dist/, or a course built with the authors' package) quietly from
-    a background thread; returns the server and its base URL. The tests use it too."""
-    if not (directory / "index.html").exists():
-        message = "run `python build.py` first" if directory == DIST else "build it first"
-        raise FileNotFoundError(f"{directory} is not built: {message}")
-    server = make_server(directory, isolation=isolation, quiet=True)
+def start_server(isolation: bool = True) -> tuple[Server, str]:
+    """Serve the built dist/ quietly from a background thread; returns the server and its
+    base URL. The tests use it too."""
+    if not (DIST / "index.html").exists():
+        raise FileNotFoundError(f"{DIST} is not built: run `python build.py` first")
+    server = make_server(DIST, isolation=isolation, quiet=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-import build
 from tests.web.authoring import (
     COURSES,
     authored_attributes,
@@ -15,6 +14,7 @@ from tests.web.authoring import (
     docs_venv,
     requests_elsewhere,
     run_every_playground,
+    serving,
 )
 
 pytestmark = pytest.mark.xdist_group("authoring")  # one process builds the venvs
@@ -31,10 +31,8 @@ def course(sphinx, tmp_path_factory):
     out = tmp_path_factory.mktemp("sphinx-course")
     built = build_sphinx(sphinx, COURSES / "sphinx", out)
     assert built.returncode == 0, built.stderr
-    server, url = build.start_server(isolation=False, directory=out)
-    yield url
-    server.shutdown()
-    server.server_close()
+    with serving(out) as url:
+        yield url
 
 
 def test_the_rst_page_runs_each_playground_with_its_attributes(course, new_context):
