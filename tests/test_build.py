@@ -14,7 +14,6 @@ import shutil
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -384,15 +383,6 @@ def lone_build(tmp_path: Path) -> Path:
     (tmp_path / "dist").mkdir()
     (tmp_path / "dist" / "index.html").write_text("being served")
     return tmp_path
-
-
-@pytest.fixture
-def busy_port() -> Iterator[int]:
-    """A port another server listens on."""
-    with socket.socket() as server:
-        server.bind(("127.0.0.1", 0))
-        server.listen()
-        yield server.getsockname()[1]
 
 
 def run_build(folder: Path, *args: str) -> subprocess.CompletedProcess:

@@ -101,3 +101,29 @@ def test_a_wrong_attribute_stops_the_build_naming_it(mkdocs, tmp_path, fence, sa
     built = build_mkdocs(mkdocs, tmp_path / "mkdocs.yml", tmp_path / "site")
     assert built.returncode != 0
     assert says in built.stderr, built.stderr
+
+
+def test_a_fence_in_a_list_becomes_a_playground_and_one_shown_as_an_example_stays(
+        mkdocs, tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(
+        "# Title\n\n"
+        "1. In a list:\n\n"
+        "    ```playground {#in-a-list}\n"
+        "    if 1 < 2:\n"
+        "        print('&')\n"
+        "    ```\n\n"
+        "Written as an example:\n\n"
+        "````markdown\n"
+        "```playground {#an-example}\n"
+        "print(2)\n"
+        "```\n"
+        "````\n")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - autograd-playground\n")
+    built = build_mkdocs(mkdocs, tmp_path / "mkdocs.yml", tmp_path / "site")
+    assert built.returncode == 0, built.stderr
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert ('<li>\n<p>In a list:</p>\n<autograd-playground id="in-a-list">\n'
+            "if 1 &lt; 2:\n    print('&amp;')\n</autograd-playground>\n</li>") in page
+    assert "```playground {#an-example}" in page
+    assert 'id="an-example"' not in page

@@ -38,5 +38,8 @@ def export(target: Path) -> Path:
         raise ExportError(
             f"{target} is not empty and holds no copy of the site (no {' and '.join(MARKS)}): "
             "export into a new or empty folder")
-    shutil.copytree(site(), target, dirs_exist_ok=True)
+    # pip compiles the site's Python files (the runner's) where it installs them: their
+    # __pycache__ is no part of the site.
+    shutil.copytree(site(), target, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__"))
     return target
