@@ -91,9 +91,10 @@ def serving(folder: Path) -> Iterator[str]:
         server.server_close()
 
 
-def build_sphinx(scripts: Path, source: Path, out: Path) -> subprocess.CompletedProcess:
-    """sphinx-build's HTML builder, warnings as errors."""
-    return subprocess.run([scripts / "python", "-m", "sphinx", "-W", "-q", "-b", "html",
+def build_sphinx(scripts: Path, source: Path, out: Path,
+                 builder: str = "html") -> subprocess.CompletedProcess:
+    """sphinx-build, warnings as errors."""
+    return subprocess.run([scripts / "python", "-m", "sphinx", "-W", "-q", "-b", builder,
                            source, out], capture_output=True, text=True)
 
 

@@ -86,3 +86,12 @@ def test_a_wrong_option_stops_the_build_naming_it(sphinx, tmp_path, option, says
     built = build_sphinx(sphinx, source, tmp_path / "out")
     assert built.returncode != 0
     assert "index.rst:4" in built.stderr and says in built.stderr, built.stderr
+
+
+def test_a_builder_other_than_html_writes_the_code_as_a_code_block(sphinx, tmp_path):
+    built = build_sphinx(sphinx, COURSES / "sphinx", tmp_path, builder="text")
+    assert built.returncode == 0, built.stderr
+    assert ('   from engine import Add\n'
+            '   print(Add(0, 1) == Add(0, 1), Add(0, 1) < Add(1, 0), "&", "<done>")\n'
+            ) in (tmp_path / "data-model.txt").read_text()
+    assert not (tmp_path / "_static").exists()

@@ -13,19 +13,19 @@ PROGRAM = "autograd_playground"
 
 
 def parser() -> argparse.ArgumentParser:
-    commands_parser = argparse.ArgumentParser(prog=f"python -m {PROGRAM}", description=__doc__)
-    commands = commands_parser.add_subparsers(dest="command", required=True)
+    program = argparse.ArgumentParser(prog=f"python -m {PROGRAM}", description=__doc__)
+    commands = program.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve the site on localhost")
     serve.add_argument("--port", type=server.port_number, default=8000,
                        help="0 lets the system pick a free port (default: 8000)")
     serve.add_argument("--no-isolation", action="store_true",
                        help="omit the COOP/COEP headers")
-    to = commands.add_parser("export", help="write the site into a folder")
-    to.add_argument("folder", type=Path, help="a new or empty folder, or an earlier export")
+    export_ = commands.add_parser("export", help="write the site into a folder")
+    export_.add_argument("folder", type=Path, help="a new or empty folder, or an earlier export")
     commands.add_parser("check", add_help=False,
                         help="run every playground of course pages headlessly "
                              "(`check --help` says more)")
-    return commands_parser
+    return program
 
 
 def main(argv: list[str] | None = None) -> int:
