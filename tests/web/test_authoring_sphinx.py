@@ -95,3 +95,17 @@ def test_a_builder_other_than_html_writes_the_code_as_a_code_block(sphinx, tmp_p
             '   print(Add(0, 1) == Add(0, 1), Add(0, 1) < Add(1, 0), "&", "<done>")\n'
             ) in (tmp_path / "data-model.txt").read_text()
     assert not (tmp_path / "_static").exists()
+
+
+def test_a_site_that_wants_every_asset_on_every_page_gets_the_script_everywhere(
+        sphinx, tmp_path):
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n\n\n'
+                                    'def setup(app):\n'
+                                    '    app.set_html_assets_policy("always")\n')
+    (source / "index.rst").write_text("Title\n=====\n\nNo playground here.\n")
+    built = build_sphinx(sphinx, source, tmp_path / "out")
+    assert built.returncode == 0, built.stderr
+    assert ('<script type="module" src="_static/autograd-playground/embed.js"></script>'
+            in (tmp_path / "out" / "index.html").read_text())
