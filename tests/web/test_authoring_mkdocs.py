@@ -90,13 +90,14 @@ def test_playgrounds_on_pages_swapped_in_by_instant_navigation_run(course, new_c
 
 
 @pytest.mark.parametrize(("fence", "says"), [
-    ("```playground {timeout=ten}", "index.md:3: playground: timeout is a number of seconds"),
-    ("```playground {#x colour=red}", "index.md:3: playground: unknown attribute 'colour'"),
+    ("```playground {timeout=ten}", "index.md:7: playground: timeout is a number of seconds"),
+    ("```playground {#x colour=red}", "index.md:7: playground: unknown attribute 'colour'"),
     ("```playground {#x .wide}", "index.md: playground: cannot read the attributes at '.wide'"),
 ])
 def test_a_wrong_attribute_stops_the_build_naming_it(mkdocs, tmp_path, fence, says):
     (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text(f"# Title\n\n{fence}\nprint(1)\n```\n")
+    (tmp_path / "docs" / "index.md").write_text(
+        f"---\ntitle: Front matter\n---\n\n# Title\n\n{fence}\nprint(1)\n```\n")
     (tmp_path / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - autograd-playground\n")
     built = build_mkdocs(mkdocs, tmp_path / "mkdocs.yml", tmp_path / "site")
     assert built.returncode != 0

@@ -99,12 +99,16 @@ class PlaygroundPlugin(BasePlugin):
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig,
                          files: Files) -> str:
         slots = self.slots[page.file.src_uri] = []
+        # The lines of the page's front matter, which MkDocs has taken off `markdown`.
+        source = page.file.content_string
+        skipped = source[:-len(markdown)].count("\n") if source.endswith(markdown) else 0
 
         def placeholder(code: str, attributes: dict[str, str | None], line: int) -> str:
             try:
                 slots.append(playground_html(code, attributes))
             except OptionError as error:
-                raise PluginError(f"{page.file.src_uri}:{line}: playground: {error}") from None
+                raise PluginError(f"{page.file.src_uri}:{skipped + line}: playground: "
+                                  f"{error}") from None
             return f"autograd-playground-{self.nonce}-{len(slots) - 1}"
 
         try:
