@@ -8,6 +8,7 @@ import os
 import subprocess
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.web.authoring import (
     COURSES,
@@ -18,6 +19,7 @@ from tests.web.authoring import (
     run_every_playground,
     serving,
 )
+from tests.web.conftest import RUN_MS
 
 pytestmark = pytest.mark.xdist_group("authoring")  # one process builds the venvs
 
@@ -72,7 +74,10 @@ def test_playgrounds_on_pages_swapped_in_by_instant_navigation_run(course, new_c
     page.evaluate("window.loadedOnce = true")  # gone if the browser loads a page anew
 
     page.get_by_role("link", name="the backward pass", exact=True).click()
-    page.wait_for_url(course + "backward/")
+    # Material changes the URL first, then swaps the page's content in (or, when it cannot,
+    # loads the page anew): wait for the content before asking which it did.
+    expect(page.locator("h1")).to_have_text("The backward pass", timeout=RUN_MS)
+    assert page.url == course + "backward/"
     assert page.evaluate("window.loadedOnce") is True
     assert run_every_playground(page) == {
         "md-backward": {"state": "done", "output": "grads: 4.0 3.0\n", "rows": 3},
@@ -82,7 +87,8 @@ def test_playgrounds_on_pages_swapped_in_by_instant_navigation_run(course, new_c
     ]
 
     page.go_back()  # instant navigation's too
-    page.wait_for_url(course)
+    expect(page.locator("h1")).to_have_text("The core data model", timeout=RUN_MS)
+    assert page.url == course
     assert page.evaluate("window.loadedOnce") is True
     assert run_every_playground(page)["md-ops"] == {
         "state": "done", "output": "True True & <done>\n", "rows": None}
