@@ -98,7 +98,7 @@ def test_playgrounds_on_pages_swapped_in_by_instant_navigation_run(course, new_c
 @pytest.mark.parametrize(("fence", "says"), [
     ("```playground {timeout=ten}", "index.md:7: playground: timeout is a number of seconds"),
     ("```playground {#x colour=red}", "index.md:7: playground: unknown attribute 'colour'"),
-    ("```playground {#x .wide}", "index.md: playground: cannot read the attributes at '.wide'"),
+    ("```playground {#x .wide}", "index.md:7: playground: cannot read the attributes at '.wide'"),
 ])
 def test_a_wrong_attribute_stops_the_build_naming_it(mkdocs, tmp_path, fence, says):
     (tmp_path / "docs").mkdir()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 from mkdocs.config.config_options import ExtraScriptValue
@@ -58,10 +59,11 @@ def closing_fence(fence: str) -> re.Pattern[str]:
     return re.compile(rf"[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*")
 
 
-def playground_fences(markdown: str, replace) -> str:
-    """`markdown` with each playground fence replaced by `replace(code, attributes,
-    line)`'s text, at the fence's indentation; other fences (and any playground fence
-    written inside one, as an example) are left as they are."""
+def playground_fences(markdown: str, replace: Callable[[str, str, int], str]) -> str:
+    """`markdown` with each playground fence replaced by `replace(code, attributes, line)`'s
+    text (`attributes` as written between the braces, `line` the fence's, from 1), at the
+    fence's indentation; other fences (and any playground fence written inside one, as an
+    example) are left as they are."""
     lines, out, i = markdown.split("\n"), [], 0
     while i < len(lines):
         fence = FENCE.match(lines[i])
@@ -76,8 +78,7 @@ def playground_fences(markdown: str, replace) -> str:
         if playground:
             indent = fence["indent"]
             code = "\n".join(line.removeprefix(indent) for line in lines[i + 1:end])
-            attributes = parse_attributes(playground["attributes"] or "")
-            out += ["", indent + replace(code, attributes, i + 1), ""]
+            out += ["", indent + replace(code, playground["attributes"] or "", i + 1), ""]
         else:
             out += lines[i:end + 1]
         i = end + 1
@@ -103,18 +104,15 @@ class PlaygroundPlugin(BasePlugin):
         source = page.file.content_string
         skipped = source[:-len(markdown)].count("\n") if source.endswith(markdown) else 0
 
-        def placeholder(code: str, attributes: dict[str, str | None], line: int) -> str:
+        def placeholder(code: str, attributes: str, line: int) -> str:
             try:
-                slots.append(playground_html(code, attributes))
+                slots.append(playground_html(code, parse_attributes(attributes)))
             except OptionError as error:
                 raise PluginError(f"{page.file.src_uri}:{skipped + line}: playground: "
                                   f"{error}") from None
             return f"autograd-playground-{self.nonce}-{len(slots) - 1}"
 
-        try:
-            return playground_fences(markdown, placeholder)
-        except OptionError as error:
-            raise PluginError(f"{page.file.src_uri}: playground: {error}") from None
+        return playground_fences(markdown, placeholder)
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig,
                         files: Files) -> str:
