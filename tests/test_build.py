@@ -14,12 +14,12 @@ import shutil
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import build
+from autograd_playground import server
 
 SYSTEMS = ["linux", "darwin", "win32"]
 # Where Playwright's registry puts a Chromium build's executable, per system: Chrome for
@@ -372,21 +372,17 @@ def test_npm_runs_by_the_full_path_found_on_path(monkeypatch, tmp_path, commands
 
 @pytest.fixture
 def lone_build(tmp_path: Path) -> Path:
-    """build.py copied into an otherwise empty folder with a dist/ of one file, so that
-    whatever it builds there shows, and the real dist/ is never touched."""
+    """build.py (and the server it imports) copied into an otherwise empty folder with a
+    dist/ of one file, so that whatever it builds there shows, and the real dist/ is never
+    touched."""
     shutil.copy2(build.ROOT / "build.py", tmp_path / "build.py")
+    package = Path("web", "autograd_playground")
+    (tmp_path / package).mkdir(parents=True)
+    for name in ["__init__.py", "server.py"]:
+        shutil.copy2(build.ROOT / package / name, tmp_path / package / name)
     (tmp_path / "dist").mkdir()
     (tmp_path / "dist" / "index.html").write_text("being served")
     return tmp_path
-
-
-@pytest.fixture
-def busy_port() -> Iterator[int]:
-    """A port another server listens on."""
-    with socket.socket() as server:
-        server.bind(("127.0.0.1", 0))
-        server.listen()
-        yield server.getsockname()[1]
 
 
 def run_build(folder: Path, *args: str) -> subprocess.CompletedProcess:
@@ -400,7 +396,7 @@ def test_serve_on_a_busy_port_says_so_and_builds_nothing(lone_build, busy_port):
     match = re.fullmatch(rf"build\.py: port {busy_port} is in use; try --port (\d+)\n",
                          served.stderr)
     assert match, served.stderr
-    assert sorted(p.name for p in lone_build.iterdir()) == ["build.py", "dist"]
+    assert sorted(p.name for p in lone_build.iterdir()) == ["build.py", "dist", "web"]
     assert [p.name for p in (lone_build / "dist").iterdir()] == ["index.html"]
     assert (lone_build / "dist" / "index.html").read_text() == "being served"
     suggested = int(match[1])
@@ -410,7 +406,7 @@ def test_serve_on_a_busy_port_says_so_and_builds_nothing(lone_build, busy_port):
 
 
 def test_free_port_skips_a_busy_port(busy_port):
-    assert build.free_port(busy_port - 1) != busy_port
+    assert server.free_port(busy_port - 1) != busy_port
 
 
 @pytest.mark.parametrize("port", ["65536", "-1", "eighty"])
@@ -418,4 +414,4 @@ def test_serve_refuses_what_is_not_a_port_number(lone_build, port):
     served = run_build(lone_build, "serve", "--port", port)
     assert served.returncode == 2
     assert f"argument --port: '{port}' is not a port number (0 to 65535)" in served.stderr
-    assert sorted(p.name for p in lone_build.iterdir()) == ["build.py", "dist"]
+    assert sorted(p.name for p in lone_build.iterdir()) == ["build.py", "dist", "web"]
