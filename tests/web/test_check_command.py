@@ -38,16 +38,17 @@ def local_page(*body: str) -> str:
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A course folder: a page with a broken playground, a looping one (no timeout of its
-    own) and a good one after them; a page of notes with none; a good page one folder
-    down; and the site copied into playground/, whose own pages are not the course's."""
+    """A course folder: a page with a broken playground, a looping one (which runs as the
+    page loads, with no timeout of its own) and a good one after them; a page of notes
+    with none; a good page one folder down; and the site copied into playground/, whose
+    own pages are not the course's."""
     if not (build.DIST / "index.html").exists():
         pytest.fail(f"{build.DIST} is not built: run `python build.py` first", pytrace=False)
     folder = tmp_path_factory.mktemp("course")
     shutil.copytree(build.DIST, folder / "playground")
     (folder / "bad.html").write_text(local_page(
         playground(BROKEN, id="broken", timeout=ROOMY),
-        playground(LOOP),
+        playground(LOOP, autorun=True),
         playground("print('still here')", timeout=ROOMY),
     ))
     (folder / "notes.html").write_text("<!doctype html>\n<title>Notes</title>\n<p>Read on.\n")
@@ -73,6 +74,44 @@ def test_a_course_folder_lists_the_error_and_the_loop_and_passes_the_rest(course
         f"--   {course}/notes.html: no playgrounds",
         f"ok   {course}/part2/good.html: 2 playgrounds, all passed",
         "5 playgrounds on 3 pages, 2 failed",
+    ]
+
+
+def broken_course(folder: Path, missing: str) -> Path:
+    """A course of one page of two playgrounds, beside a copy of the site without `missing`."""
+    shutil.copytree(build.DIST, folder / "playground")
+    (folder / "playground" / missing).unlink()
+    (folder / "lesson.html").write_text(local_page(
+        playground("print(1)", id="first", timeout=ROOMY), playground("print(2)")))
+    return folder
+
+
+def test_a_site_without_its_worker_fails_each_playground_saying_python_did_not_start(
+    tmp_path, capsys
+):
+    course = broken_course(tmp_path, "worker.js")
+    assert check.main([str(course)]) == 1
+    why = "not run: Python did not start: failed: the Python worker failed to start"
+    assert capsys.readouterr().out.splitlines() == [
+        f"FAIL {course}/lesson.html: 2 playgrounds, 2 failed",
+        f"     {course}/lesson.html, playground 1 (first): {why}: unknown error",
+        f"     {course}/lesson.html, playground 2: {why}: unknown error",
+        "2 playgrounds on 1 page, 2 failed",
+    ]
+
+
+def test_python_that_never_starts_fails_each_playground_past_the_boot_deadline(
+    tmp_path, monkeypatch, capsys
+):
+    course = broken_course(tmp_path, "pyodide/pyodide.asm.wasm")  # Pyodide waits for it
+    monkeypatch.setattr(check, "BOOT_S", 2)
+    assert check.main([str(course)]) == 1
+    why = "not run: Python did not start within 2 s (it was loading Python)"
+    assert capsys.readouterr().out.splitlines() == [
+        f"FAIL {course}/lesson.html: 2 playgrounds, 2 failed",
+        f"     {course}/lesson.html, playground 1 (first): {why}",
+        f"     {course}/lesson.html, playground 2: {why}",
+        "2 playgrounds on 1 page, 2 failed",
     ]
 
 

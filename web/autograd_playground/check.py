@@ -41,16 +41,46 @@ BOOT_S = 120
 # The files a copy of the playground site holds: pages beside them are the site's own.
 SITE_MARKERS = ("site.json", "embed.js")
 
-# Runs the page's playground number `index` (from 0) and describes how it ended. A
-# playground without a valid `timeout` attribute gets the checker's, so that the element
-# itself stops a run that takes too long and the page's Python goes on to the next one.
-# `guardMs` bounds the whole wait, should Python never answer.
+# Gives each playground on the page without a valid `timeout` attribute the checker's,
+# so that the element itself stops a run that takes too long, and the page's Python goes
+# on to the next one.
+LIMIT_RUNS = """
+(defaultTimeout) => {
+  for (const el of document.querySelectorAll("autograd-playground")) {
+    if (!(Number(el.getAttribute("timeout")) > 0)) el.setAttribute("timeout", defaultTimeout);
+  }
+}
+"""
+# LIMIT_RUNS once the page is parsed, before its scripts run: before an `autorun` starts.
+LIMIT_AUTORUNS = """
+document.addEventListener("readystatechange", () => {
+  if (document.readyState === "interactive") (LIMIT_RUNS)(DEFAULT_TIMEOUT);
+});
+"""
+
+# Starts the page's Python and waits until it is ready, or failed, or `bootMs` passed;
+# says what stopped it starting, or null.
+START_PYTHON = """
+async (bootMs) => {
+  const runtime = document.querySelector("autograd-playground").runtime;
+  const settled = () => runtime.ready || runtime.phase.startsWith("failed");
+  runtime.start();
+  if (!settled()) {
+    await new Promise((resolve) => {
+      runtime.addEventListener("phase", () => settled() && resolve());
+      setTimeout(resolve, bootMs);
+    });
+  }
+  return runtime.ready ? null : runtime.phase;
+}
+"""
+
+# Runs the page's playground number `index` (from 0), or waits for its autorun, and says
+# how it ended. `guardMs` bounds the wait beyond its timeout, should Python never answer.
 RUN_PLAYGROUND = """
-async ([index, defaultTimeout, guardMs]) => {
+async ([index, guardMs]) => {
   const el = document.querySelectorAll("autograd-playground")[index];
-  const own = Number(el.getAttribute("timeout"));
-  const timeout = own > 0 ? own : defaultTimeout;
-  el.setAttribute("timeout", String(timeout));
+  const timeout = Number(el.getAttribute("timeout"));
   let check = null;
   el.addEventListener("check-end", (event) => (check = event.detail), { once: true });
   const guard = new Promise((resolve) => setTimeout(resolve, guardMs + timeout * 1000, null));
@@ -201,6 +231,8 @@ def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageRep
 
     report = PageReport(name, url)
     context = browser.new_context()
+    context.add_init_script(script=LIMIT_AUTORUNS.replace("LIMIT_RUNS", LIMIT_RUNS)
+                            .replace("DEFAULT_TIMEOUT", json.dumps(timeout)))
     try:
         page = context.new_page()
         try:
@@ -217,12 +249,19 @@ def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageRep
             why = "<autograd-playground> is not defined: did the page's embed.js load?"
             report.playgrounds = [Outcome(i + 1, id_, "not run", why) for i, id_ in enumerate(ids)]
             return report
+        not_started = ids and page.evaluate(START_PYTHON, BOOT_S * 1000)
+        if not_started:
+            why = (f"Python did not start: {not_started}" if not_started.startswith("failed")
+                   else f"Python did not start within {BOOT_S} s (it was {not_started})")
+            report.playgrounds = [Outcome(i + 1, id_, "not run", why) for i, id_ in enumerate(ids)]
+            return report
         python_gone = False  # then the page's other playgrounds cannot run
         for i, id_ in enumerate(ids):
             if python_gone:
                 report.playgrounds.append(Outcome(i + 1, id_, "not run", "Python is gone"))
                 continue
-            ran = page.evaluate(RUN_PLAYGROUND, [i, timeout, 2 * BOOT_S * 1000])
+            page.evaluate(LIMIT_RUNS, timeout)  # for playgrounds added since
+            ran = page.evaluate(RUN_PLAYGROUND, [i, BOOT_S * 1000])
             report.playgrounds.append(outcome(i + 1, ran))
             python_gone = ran["status"] is None or ran["phase"].startswith("failed")
     except Error as error:  # the page crashed or closed
