@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import build
-from autograd_playground import chromium
+from autograd_playground import chromium, server
 
 SYSTEMS = ["linux", "darwin", "win32"]
 # Where Playwright's registry puts a Chromium build's executable, per system: Chrome for
@@ -397,12 +397,14 @@ def test_npm_runs_by_the_full_path_found_on_path(monkeypatch, tmp_path, commands
 
 @pytest.fixture
 def lone_build(tmp_path: Path) -> Path:
-    """build.py (and the package it imports) copied into an otherwise empty folder with a
+    """build.py (and the modules it imports) copied into an otherwise empty folder with a
     dist/ of one file, so that whatever it builds there shows, and the real dist/ is never
     touched."""
     shutil.copy2(build.ROOT / "build.py", tmp_path / "build.py")
-    shutil.copytree(build.WEB / "autograd_playground", tmp_path / "web" / "autograd_playground",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    package = Path("web", "autograd_playground")
+    (tmp_path / package).mkdir(parents=True)
+    for name in ["__init__.py", "chromium.py", "server.py"]:
+        shutil.copy2(build.ROOT / package / name, tmp_path / package / name)
     (tmp_path / "dist").mkdir()
     (tmp_path / "dist" / "index.html").write_text("being served")
     return tmp_path
@@ -438,7 +440,7 @@ def test_serve_on_a_busy_port_says_so_and_builds_nothing(lone_build, busy_port):
 
 
 def test_free_port_skips_a_busy_port(busy_port):
-    assert build.free_port(busy_port - 1) != busy_port
+    assert server.free_port(busy_port - 1) != busy_port
 
 
 @pytest.mark.parametrize("port", ["65536", "-1", "eighty"])
