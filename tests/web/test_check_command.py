@@ -140,7 +140,7 @@ document.addEventListener("DOMContentLoaded", () => {
 
 def run_command(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(build.WEB)}
-    return subprocess.run([sys.executable, "-m", "autograd_playground.check", *args],
+    return subprocess.run([sys.executable, "-m", "autograd_playground", "check", *args],
                           capture_output=True, text=True, env=env, timeout=900)
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import http.server
 import json
 import sys
 import threading
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from autograd_playground import server
 from autograd_playground.chromium import CHROMIUM_ARGS, ChromiumNotFoundError, find_chromium
 
 if TYPE_CHECKING:
@@ -129,41 +129,29 @@ class CheckError(Exception):
     """The check cannot run: the message says why."""
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the MIME types Pyodide needs, cross-origin isolated (so that Stop
-    interrupts Python rather than restart it)."""
+class CourseHandler(server.Handler):
+    """The site's static files, cross-origin isolated (so that Stop interrupts Python
+    rather than restart it), quietly."""
 
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".wasm": "application/wasm", ".mjs": "text/javascript",
-                      ".js": "text/javascript", ".json": "application/json"}
+    quiet = True
 
-    def end_headers(self) -> None:
-        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-        self.send_header("Cross-Origin-Resource-Policy", "cross-origin")
-        super().end_headers()
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-class QuietServer(http.server.ThreadingHTTPServer):
-    def handle_error(self, request: object, client_address: object) -> None:
-        """Say nothing of a browser that closed a connection (a page that was done)."""
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except ConnectionError:
+            pass  # the browser closed a page it was done with, mid-download
 
 
 @contextmanager
 def serving(folder: Path) -> Iterator[str]:
     """Serve `folder` on localhost while in the block; yields its base URL."""
-    handler = functools.partial(QuietHandler, directory=str(folder))
-    with QuietServer(("127.0.0.1", 0), handler) as server:
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+    handler = functools.partial(CourseHandler, directory=str(folder))
+    with server.Server(("127.0.0.1", 0), handler) as course:
+        threading.Thread(target=course.serve_forever, daemon=True).start()
         try:
-            yield f"http://127.0.0.1:{server.server_address[1]}/"
+            yield f"http://127.0.0.1:{course.server_address[1]}/"
         finally:
-            server.shutdown()
+            course.shutdown()
 
 
 def is_url(target: str) -> bool:
