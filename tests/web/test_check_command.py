@@ -4,7 +4,9 @@ last line and the learner's failing line.
 
 A course is a folder of pages beside a copy of the built site (as a docs build leaves
 it), which the command serves itself, or pages at URLs. Each check run launches its own
-Chromium, as a course's CI would.
+Chromium, as a course's CI would. The last test runs the command as installed: the
+authors' wheel with its `check` extra and Sphinx alone in a fresh venv, on a course
+Sphinx built.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pytest
 
 import build
 from autograd_playground import check
+from tests.web.authoring import authors_wheel, build_sphinx, docs_venv
 from tests.web.pages import CoursePages, course_page, playground
 
 # Every playground that should pass gets a timeout of its own far beyond any machine's
@@ -237,3 +240,44 @@ def test_without_a_chromium_it_says_so(course, monkeypatch, tmp_path, capsys):
     assert check.main([str(course)]) == 2
     assert capsys.readouterr().err.startswith(
         f"autograd-playground check: CHROMIUM={tmp_path / 'no-chrome'} is not an executable")
+
+
+LESSON_RST = """A lesson
+========
+
+.. playground::
+   :id: fine
+
+   print("fine")
+
+.. playground::
+   :id: broken
+
+   values = [1, 2, 3]
+   print(values[3])
+"""
+
+
+@pytest.mark.xdist_group("authoring")  # the process that builds the authoring venvs
+def test_the_installed_package_checks_a_sphinx_course_and_finds_its_broken_playground(
+    tmp_path,
+):
+    scripts = docs_venv("sphinx-check", authors_wheel(), ["sphinx"], extras="check")
+    source, out = tmp_path / "source", tmp_path / "html"
+    source.mkdir()
+    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n')
+    (source / "index.rst").write_text(LESSON_RST)
+    built = build_sphinx(scripts, source, out)
+    assert built.returncode == 0, built.stderr
+    done = subprocess.run([scripts / "python", "-m", "autograd_playground", "check", out,
+                           "--json"], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 1, done.stderr
+    pages = {Path(page["page"]).relative_to(out).as_posix(): page["playgrounds"]
+             for page in json.loads(done.stdout)["pages"]}
+    assert pages == {"genindex.html": [], "search.html": [], "index.html": [
+        {"index": 1, "id": "fine", "status": "passed", "error": None, "line": None,
+         "code": None, "failed": False},
+        {"index": 2, "id": "broken", "status": "error",
+         "error": "IndexError: list index out of range", "line": 2,
+         "code": "print(values[3])", "failed": True},
+    ]}
