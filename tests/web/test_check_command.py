@@ -179,7 +179,7 @@ def test_urls_give_a_json_report_with_pages_that_fail_to_load(site, pages):
     assert [(one["id"], one["status"], one["error"])
             for one in by_page[scriptless]["playgrounds"]] == [
         ("alone", "not run", not_defined), (None, "not run", not_defined)]
-    assert by_page[missing]["error"] == "HTTP 404 File not found"
+    assert by_page[missing]["error"] == "did not load: HTTP 404 File not found"
     assert by_page[missing]["playgrounds"] == []
 
 
@@ -191,7 +191,7 @@ def test_a_url_that_does_not_answer_is_a_failure_with_its_reason(capsys):
     assert status == 1
     assert out.splitlines() == [
         f"FAIL {base}lesson.html: did not load: net::ERR_CONNECTION_REFUSED at {base}lesson.html",
-        "0 playgrounds on 1 page, 0 failed; 1 page did not load",
+        "0 playgrounds on 1 page, 0 failed; 1 page could not be checked",
     ]
 
 

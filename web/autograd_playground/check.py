@@ -121,7 +121,7 @@ class Outcome:
 class PageReport:
     page: str  # as the command line named it (a file's path, or the URL)
     url: str
-    error: str | None = None  # why it did not load
+    error: str | None = None  # why it could not be checked: it did not load, or crashed
     playgrounds: list[Outcome] = field(default_factory=list)
 
 
@@ -226,10 +226,10 @@ def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageRep
         try:
             response = page.goto(url, wait_until="load", timeout=LOAD_S * 1000)
         except Error as error:
-            report.error = first_line(error.message)
+            report.error = f"did not load: {first_line(error.message)}"
             return report
         if response is not None and not response.ok:
-            report.error = f"HTTP {response.status} {response.status_text}".rstrip()
+            report.error = f"did not load: HTTP {response.status} {response.status_text}"
             return report
         ids = page.evaluate(
             "[...document.querySelectorAll('autograd-playground')].map(el => el.id || null)")
@@ -246,14 +246,15 @@ def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageRep
         python_gone = False  # then the page's other playgrounds cannot run
         for i, id_ in enumerate(ids):
             if python_gone:
-                report.playgrounds.append(Outcome(i + 1, id_, "not run", "Python is gone"))
+                report.playgrounds.append(Outcome(i + 1, id_, "not run",
+                                                  "Python failed on an earlier playground"))
                 continue
             page.evaluate(LIMIT_RUNS, timeout)  # for playgrounds added since
             ran = page.evaluate(RUN_PLAYGROUND, [i, BOOT_S * 1000])
             report.playgrounds.append(outcome(i + 1, ran))
             python_gone = ran["status"] is None or ran["phase"].startswith("failed")
     except Error as error:  # the page crashed or closed
-        report.error = first_line(error.message)
+        report.error = f"broke: {first_line(error.message)}"
     finally:
         context.close()
     return report
@@ -269,7 +270,7 @@ def describe(reports: list[PageReport]) -> str:
     for report in reports:
         failed = [one for one in report.playgrounds if one.failed]
         if report.error:
-            lines.append(f"FAIL {report.page}: did not load: {report.error}")
+            lines.append(f"FAIL {report.page}: {report.error}")
         elif not report.playgrounds:
             lines.append(f"--   {report.page}: no playgrounds")
         else:
@@ -289,9 +290,9 @@ def summary(reports: list[PageReport]) -> str:
     failed = sum(one.failed for one in playgrounds)
     text = f"{count(len(playgrounds), 'playground')} on {count(len(reports), 'page')}, "
     text += f"{failed} failed"
-    unloaded = sum(report.error is not None for report in reports)
-    if unloaded:
-        text += f"; {count(unloaded, 'page')} did not load"
+    unchecked = sum(report.error is not None for report in reports)
+    if unchecked:
+        text += f"; {count(unchecked, 'page')} could not be checked"
     return text
 
 
