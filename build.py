@@ -32,14 +32,15 @@ import sys
 import threading
 import venv
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).parent.absolute()
 WEB = ROOT / "web"
-# The static server lives in the authors' package (web/autograd_playground/), which
-# serves the site it carries with it; build.py serves dist/ with the same code.
+# The package for course authors (web/autograd_playground/) finds a Chromium, for its
+# `check`, as the tests do, and serves the site it carries as build.py serves dist/.
 sys.path.insert(0, str(WEB))
+from autograd_playground import chromium  # noqa: E402
+from autograd_playground.chromium import ChromiumNotFoundError, system  # noqa: E402
 from autograd_playground.server import (  # noqa: E402
     Server,
     make_server,
@@ -54,17 +55,8 @@ BUILD = ROOT / "build"
 PACKAGE = WEB / "autograd_playground"
 PACKAGES = BUILD / "packages"
 VENV = ROOT / ".venv"
-# How the tests and benchmarks start Chromium: headless on a machine with no
-# GPU, and quiet (nothing of its own fetched from the network).
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+# How the tests and benchmarks start Chromium.
+CHROMIUM_ARGS = chromium.CHROMIUM_ARGS
 # The other engines the smoke tests drive (tests/web/engines/): Debian's Firefox ESR,
 # over Marionette, its own protocol (no geckodriver needed);
 # WebKitGTK's WebDriver, with the MiniBrowser it starts, in a window on Xvfb.
@@ -127,118 +119,20 @@ def need(program: str, apt_package: str) -> str:
     return found
 
 
-def system() -> str:
-    """`win32`, `darwin` or `linux` (which stands for any other Unix too)."""
-    return sys.platform if sys.platform in ("win32", "darwin") else "linux"
-
-
-# Where Playwright's Chromium builds keep their executable, per system: Chrome for
-# Testing (newer Playwright), then Chromium (older), as its browser registry lays them out.
-PLAYWRIGHT_CHROMIUM = {
-    "linux": ["chrome-linux64/chrome", "chrome-linux-arm64/chrome", "chrome-linux/chrome"],
-    "darwin": [
-        "chrome-mac-arm64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
-        "chrome-mac-x64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
-        "chrome-mac/Chromium.app/Contents/MacOS/Chromium",
-    ],
-    "win32": ["chrome-win64/chrome.exe", "chrome-win/chrome.exe"],
-}
-MACOS_APPLICATIONS = Path("/Applications")  # and ~/Applications
-MACOS_APPS = [
-    "Google Chrome.app/Contents/MacOS/Google Chrome",
-    "Chromium.app/Contents/MacOS/Chromium",
-    "Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
-]
-WINDOWS_APPS = [
-    "Google/Chrome/Application/chrome.exe",
-    "Chromium/Application/chrome.exe",
-    "Microsoft/Edge/Application/msedge.exe",
-]
-# Folders that hold WINDOWS_APPS, by the environment variables that name them.
-WINDOWS_APP_FOLDERS = ["ProgramFiles", "ProgramFiles(x86)", "LOCALAPPDATA"]
-CHROMIUM_COMMANDS = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
-CHROMIUM_HINTS = {
-    "linux": "install it, e.g. `sudo apt-get install -y chromium` on Debian"
-             " or `sudo dnf install -y chromium` on Fedora",
-    "darwin": "install Google Chrome, or Chromium with `brew install --cask chromium`",
-    "win32": "install Google Chrome",
-}
-
-
-class ChromiumNotFoundError(Exception):
-    """No Chromium to drive; the message says what to do about it."""
-
-
 def venv_python_path() -> Path:
     """Where .venv keeps its Python on this system."""
     return VENV / ("Scripts/python.exe" if system() == "win32" else "bin/python")
 
 
-def playwright_browsers() -> Path | None:
-    """The folder where Playwright keeps the browsers it downloads, found as Playwright
-    finds it: PLAYWRIGHT_BROWSERS_PATH (0 is inside its package), else this system's cache."""
-    configured = os.environ.get("PLAYWRIGHT_BROWSERS_PATH")
-    if configured == "0":  # in the playwright package, in .venv
-        packages = [*VENV.glob("lib/python3*/site-packages"), VENV / "Lib" / "site-packages"]
-        inside = "playwright/driver/package/.local-browsers"
-        return next((folder / inside for folder in packages if (folder / inside).is_dir()), None)
-    if configured:
-        return Path(configured).absolute()
-    if system() == "win32":
-        cache = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif system() == "darwin":
-        cache = Path.home() / "Library" / "Caches"
-    else:
-        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "ms-playwright"
-
-
-def chromium_candidates() -> Iterator[Path]:
-    """Every place a Chromium may be, best first: Playwright's own builds, newest first,
-    then where this system's installers put Chrome, Chromium or Edge, then PATH."""
-    browsers = playwright_browsers()
-    if browsers and browsers.is_dir():
-        revisions = {int(folder.name.removeprefix("chromium-")): folder
-                     for folder in browsers.glob("chromium-*")
-                     if folder.name.removeprefix("chromium-").isdigit()}
-        for revision in sorted(revisions, reverse=True):
-            yield from (revisions[revision] / layout for layout in PLAYWRIGHT_CHROMIUM[system()])
-    if system() == "darwin":
-        for app in MACOS_APPS:
-            yield from (folder / app for folder in (MACOS_APPLICATIONS,
-                                                    Path.home() / "Applications"))
-    if system() == "win32":
-        folders = [os.environ[name] for name in WINDOWS_APP_FOLDERS if os.environ.get(name)]
-        for app in WINDOWS_APPS:
-            yield from (Path(folder) / app for folder in folders)
-    for command in CHROMIUM_COMMANDS:
-        found = shutil.which(command)
-        if found:
-            yield Path(found)
-
-
-def is_executable(path: Path) -> bool:
-    return path.is_file() and os.access(path, os.X_OK)
+def venv_site_packages() -> list[Path]:
+    """.venv's site-packages, on Unix and on Windows: where its playwright package is."""
+    return [*VENV.glob("lib/python3*/site-packages"), VENV / "Lib" / "site-packages"]
 
 
 def find_chromium() -> Path:
-    """The Chromium or Chrome the tests and benchmarks drive: the CHROMIUM environment
-    variable (a path or a command), else the first of chromium_candidates() there is."""
-    configured = os.environ.get("CHROMIUM")
-    if configured:
-        found = shutil.which(configured)
-        if not found:
-            raise ChromiumNotFoundError(
-                f"CHROMIUM={configured} is not an executable file: set the environment "
-                "variable CHROMIUM to a Chromium or Chrome binary, or unset it")
-        return Path(found).absolute()
-    found = next((path for path in chromium_candidates() if is_executable(path)), None)
-    if not found:
-        raise ChromiumNotFoundError(
-            f"no Chromium or Chrome found: {CHROMIUM_HINTS[system()]};\n"
-            f"or let Playwright fetch its own: {venv_python_path()} -m playwright install "
-            "chromium;\nor set the environment variable CHROMIUM to a Chromium or Chrome binary")
-    return found
+    """The Chromium or Chrome the tests and benchmarks drive, found as chromium.py says,
+    with .venv's Playwright."""
+    return chromium.find_chromium(venv_python_path(), venv_site_packages())
 
 
 def ensure_chromium() -> None:

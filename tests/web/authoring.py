@@ -38,10 +38,12 @@ def authors_wheel() -> Path:
     return build.package_wheel(build.venv_python())
 
 
-def docs_venv(name: str, wheel: Path, tools: list[str]) -> Path:
-    """A venv with the wheel and the docs `tools` (at their pins) and nothing else; its
-    folder's bin (or Scripts) directory."""
-    digest = hashlib.sha256(wheel.read_bytes() + PINS.read_bytes() + " ".join(tools).encode())
+def docs_venv(name: str, wheel: Path, tools: list[str], extras: str = "") -> Path:
+    """A venv with the wheel (with its `extras`, e.g. "check") and the docs `tools` (at
+    their pins) and nothing else; its folder's bin (or Scripts) directory."""
+    package = f"{wheel}[{extras}]" if extras else wheel
+    digest = hashlib.sha256(wheel.read_bytes() + PINS.read_bytes()
+                            + " ".join([*tools, extras]).encode())
     folder = VENVS / f"{name}-{digest.hexdigest()[:16]}"
     scripts = folder / ("Scripts" if build.system() == "win32" else "bin")
     if (folder / "complete").exists():
@@ -49,7 +51,7 @@ def docs_venv(name: str, wheel: Path, tools: list[str]) -> Path:
     for old in VENVS.glob(f"{name}-*"):
         shutil.rmtree(old)
     venv.create(folder, with_pip=True)
-    subprocess.run([scripts / "python", "-m", "pip", "install", "--quiet", "-c", PINS, wheel,
+    subprocess.run([scripts / "python", "-m", "pip", "install", "--quiet", "-c", PINS, package,
                     *tools], check=True)
     (folder / "complete").touch()
     return scripts
