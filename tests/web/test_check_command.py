@@ -125,20 +125,13 @@ def pages() -> Iterator[CoursePages]:
     server.close()
 
 
-# What a page's exercise says when its checks fail: its element's data-check attribute
-# and its check-end event (see the README's exercises). This page's script says it on
-# every run-end, standing for an exercise whose check fails.
-FAILED_CHECK = """<script>
-document.addEventListener("DOMContentLoaded", () => {
-  const exercise = document.getElementById("exercise");
-  exercise.addEventListener("run-end", () => {
-    exercise.dataset.check = "failed";
-    const messages = ["Make c equal 10."];
-    exercise.dispatchEvent(new CustomEvent("check-end", { detail: { passed: false, messages } }));
-  });
-});
-</script>
-"""
+# An exercise whose check fails: the playground's code sets c to 9, its author's check
+# asks for 10 (see the README's exercises).
+FAILED_CHECK = (
+    '<autograd-playground id="exercise" timeout="{timeout}">\n    c = 9\n'
+    '  <script type="text/x-python" data-role="check">\n'
+    'assert c == 10, "Make c equal 10."\n  </script>\n</autograd-playground>\n'
+)
 
 
 def run_command(*args: str) -> subprocess.CompletedProcess:
@@ -152,8 +145,7 @@ def test_urls_give_a_json_report_with_pages_that_fail_to_load(site, pages):
     failing = pages.add("failing.html", course_page(
         site,
         playground("def f(n):\n    return [0][n]\n\nf(3)\n"),
-        playground("c = 9\n", id="exercise", timeout=ROOMY),
-        head=FAILED_CHECK,
+        FAILED_CHECK.format(timeout=ROOMY),
     ))
     scriptless = pages.add("scriptless.html", "<!doctype html>\n"
                            + playground("print(1)", id="alone") + playground("print(2)"))

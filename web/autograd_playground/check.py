@@ -85,7 +85,6 @@ async ([index, guardMs]) => {
   el.addEventListener("check-end", (event) => (check = event.detail), { once: true });
   const guard = new Promise((resolve) => setTimeout(resolve, guardMs + timeout * 1000, null));
   const result = await Promise.race([el.run(), guard]);
-  await new Promise((resolve) => setTimeout(resolve));  // a check's verdict, after run-end
   return {
     id: el.id || null,
     timeout,
