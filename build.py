@@ -3,6 +3,7 @@
     python build.py                 build dist/, a self-contained static site
     python build.py serve [--port N] [--no-isolation]
                                     build, then serve dist/ on localhost
+    python build.py dist            build dist/, then the authors' package's wheel
     python build.py test            install the test tools, build, run ruff and pytest
     python build.py screenshot      build, then write docs/screenshot.png and docs/graph.png
     python build.py bench           build, then run bench/engine.py and bench/page.py
@@ -21,38 +22,41 @@ WebKitGTK's WebDriver and Xvfb with apt-get.
 from __future__ import annotations
 
 import argparse
-import errno
 import functools
 import hashlib
-import http.server
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import threading
 import venv
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).parent.absolute()
 WEB = ROOT / "web"
+# The package for course authors (web/autograd_playground/) finds a Chromium, for its
+# `check`, as the tests do, and serves the site it carries as build.py serves dist/.
+sys.path.insert(0, str(WEB))
+from autograd_playground import chromium  # noqa: E402
+from autograd_playground.chromium import ChromiumNotFoundError, system  # noqa: E402
+from autograd_playground.server import (  # noqa: E402
+    Server,
+    make_server,
+    port_number,
+    serve_until_interrupted,
+    take_port,
+)
+
 DIST = ROOT / "dist"
 BUILD = ROOT / "build"
+# The authors' package: its source, and where its wheel is written.
+PACKAGE = WEB / "autograd_playground"
+PACKAGES = BUILD / "packages"
 VENV = ROOT / ".venv"
-# How the tests and benchmarks start Chromium: headless on a machine with no
-# GPU, and quiet (nothing of its own fetched from the network).
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+# How the tests and benchmarks start Chromium.
+CHROMIUM_ARGS = chromium.CHROMIUM_ARGS
 # The other engines the smoke tests drive (tests/web/engines/): Debian's Firefox ESR,
 # over Marionette, its own protocol (no geckodriver needed);
 # WebKitGTK's WebDriver, with the MiniBrowser it starts, in a window on Xvfb.
@@ -75,17 +79,6 @@ STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "worker.
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
 # (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"
-
-MIME_TYPES = {
-    ".wasm": "application/wasm",
-    ".mjs": "text/javascript",
-    ".js": "text/javascript",
-    ".json": "application/json",
-    ".py": "text/plain; charset=utf-8",
-    ".whl": "application/zip",
-    ".zip": "application/zip",
-    ".gz": "application/gzip",
-}
 
 
 def run(*cmd: str | Path, cwd: Path = ROOT) -> None:
@@ -126,118 +119,20 @@ def need(program: str, apt_package: str) -> str:
     return found
 
 
-def system() -> str:
-    """`win32`, `darwin` or `linux` (which stands for any other Unix too)."""
-    return sys.platform if sys.platform in ("win32", "darwin") else "linux"
-
-
-# Where Playwright's Chromium builds keep their executable, per system: Chrome for
-# Testing (newer Playwright), then Chromium (older), as its browser registry lays them out.
-PLAYWRIGHT_CHROMIUM = {
-    "linux": ["chrome-linux64/chrome", "chrome-linux-arm64/chrome", "chrome-linux/chrome"],
-    "darwin": [
-        "chrome-mac-arm64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
-        "chrome-mac-x64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
-        "chrome-mac/Chromium.app/Contents/MacOS/Chromium",
-    ],
-    "win32": ["chrome-win64/chrome.exe", "chrome-win/chrome.exe"],
-}
-MACOS_APPLICATIONS = Path("/Applications")  # and ~/Applications
-MACOS_APPS = [
-    "Google Chrome.app/Contents/MacOS/Google Chrome",
-    "Chromium.app/Contents/MacOS/Chromium",
-    "Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
-]
-WINDOWS_APPS = [
-    "Google/Chrome/Application/chrome.exe",
-    "Chromium/Application/chrome.exe",
-    "Microsoft/Edge/Application/msedge.exe",
-]
-# Folders that hold WINDOWS_APPS, by the environment variables that name them.
-WINDOWS_APP_FOLDERS = ["ProgramFiles", "ProgramFiles(x86)", "LOCALAPPDATA"]
-CHROMIUM_COMMANDS = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
-CHROMIUM_HINTS = {
-    "linux": "install it, e.g. `sudo apt-get install -y chromium` on Debian"
-             " or `sudo dnf install -y chromium` on Fedora",
-    "darwin": "install Google Chrome, or Chromium with `brew install --cask chromium`",
-    "win32": "install Google Chrome",
-}
-
-
-class ChromiumNotFoundError(Exception):
-    """No Chromium to drive; the message says what to do about it."""
-
-
 def venv_python_path() -> Path:
     """Where .venv keeps its Python on this system."""
     return VENV / ("Scripts/python.exe" if system() == "win32" else "bin/python")
 
 
-def playwright_browsers() -> Path | None:
-    """The folder where Playwright keeps the browsers it downloads, found as Playwright
-    finds it: PLAYWRIGHT_BROWSERS_PATH (0 is inside its package), else this system's cache."""
-    configured = os.environ.get("PLAYWRIGHT_BROWSERS_PATH")
-    if configured == "0":  # in the playwright package, in .venv
-        packages = [*VENV.glob("lib/python3*/site-packages"), VENV / "Lib" / "site-packages"]
-        inside = "playwright/driver/package/.local-browsers"
-        return next((folder / inside for folder in packages if (folder / inside).is_dir()), None)
-    if configured:
-        return Path(configured).absolute()
-    if system() == "win32":
-        cache = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif system() == "darwin":
-        cache = Path.home() / "Library" / "Caches"
-    else:
-        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "ms-playwright"
-
-
-def chromium_candidates() -> Iterator[Path]:
-    """Every place a Chromium may be, best first: Playwright's own builds, newest first,
-    then where this system's installers put Chrome, Chromium or Edge, then PATH."""
-    browsers = playwright_browsers()
-    if browsers and browsers.is_dir():
-        revisions = {int(folder.name.removeprefix("chromium-")): folder
-                     for folder in browsers.glob("chromium-*")
-                     if folder.name.removeprefix("chromium-").isdigit()}
-        for revision in sorted(revisions, reverse=True):
-            yield from (revisions[revision] / layout for layout in PLAYWRIGHT_CHROMIUM[system()])
-    if system() == "darwin":
-        for app in MACOS_APPS:
-            yield from (folder / app for folder in (MACOS_APPLICATIONS,
-                                                    Path.home() / "Applications"))
-    if system() == "win32":
-        folders = [os.environ[name] for name in WINDOWS_APP_FOLDERS if os.environ.get(name)]
-        for app in WINDOWS_APPS:
-            yield from (Path(folder) / app for folder in folders)
-    for command in CHROMIUM_COMMANDS:
-        found = shutil.which(command)
-        if found:
-            yield Path(found)
-
-
-def is_executable(path: Path) -> bool:
-    return path.is_file() and os.access(path, os.X_OK)
+def venv_site_packages() -> list[Path]:
+    """.venv's site-packages, on Unix and on Windows: where its playwright package is."""
+    return [*VENV.glob("lib/python3*/site-packages"), VENV / "Lib" / "site-packages"]
 
 
 def find_chromium() -> Path:
-    """The Chromium or Chrome the tests and benchmarks drive: the CHROMIUM environment
-    variable (a path or a command), else the first of chromium_candidates() there is."""
-    configured = os.environ.get("CHROMIUM")
-    if configured:
-        found = shutil.which(configured)
-        if not found:
-            raise ChromiumNotFoundError(
-                f"CHROMIUM={configured} is not an executable file: set the environment "
-                "variable CHROMIUM to a Chromium or Chrome binary, or unset it")
-        return Path(found).absolute()
-    found = next((path for path in chromium_candidates() if is_executable(path)), None)
-    if not found:
-        raise ChromiumNotFoundError(
-            f"no Chromium or Chrome found: {CHROMIUM_HINTS[system()]};\n"
-            f"or let Playwright fetch its own: {venv_python_path()} -m playwright install "
-            "chromium;\nor set the environment variable CHROMIUM to a Chromium or Chrome binary")
-    return found
+    """The Chromium or Chrome the tests and benchmarks drive, found as chromium.py says,
+    with .venv's Playwright."""
+    return chromium.find_chromium(venv_python_path(), venv_site_packages())
 
 
 def ensure_chromium() -> None:
@@ -297,13 +192,31 @@ def install_test_deps(python: Path) -> None:
     stamp.write_text(digest.hexdigest())
 
 
-def engine_wheel(python: Path) -> Path:
-    """Build the engine's py3-none-any wheel with pip (its backend comes from PyPI)."""
-    out = BUILD / "wheel"
+def pip_wheel(python: Path, project: Path, out: Path) -> Path:
+    """Build `project`'s py3-none-any wheel into `out` with pip (its backend comes from PyPI)."""
     shutil.rmtree(out, ignore_errors=True)
-    run(python, "-m", "pip", "wheel", "--quiet", "--no-deps", ".", "-w", out)
+    run(python, "-m", "pip", "wheel", "--quiet", "--no-deps", project, "-w", out)
     (wheel,) = out.glob("*.whl")
     return wheel
+
+
+def engine_wheel(python: Path) -> Path:
+    """The engine's wheel, which the site runs."""
+    return pip_wheel(python, ROOT, BUILD / "wheel")
+
+
+def package_wheel(python: Path) -> Path:
+    """The authors' wheel, autograd-playground, from web/pyproject.toml and
+    web/autograd_playground/ with the built dist/ inside as its site/, and the engine's
+    version (see web/pyproject.toml). It needs no Node.js to use."""
+    project = BUILD / "package"
+    shutil.rmtree(project, ignore_errors=True)
+    shutil.copytree(PACKAGE, project / PACKAGE.name,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(DIST, project / PACKAGE.name / "site")
+    shutil.copy2(WEB / "pyproject.toml", project / "pyproject.toml")
+    shutil.copy2(ROOT / "pyproject.toml", project / "engine-pyproject.toml")
+    return pip_wheel(python, project, PACKAGES)
 
 
 def micropip_wheel(python: Path) -> Path:
@@ -416,91 +329,22 @@ def build() -> None:
     print(f"built {DIST}")
 
 
-class Handler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the MIME types Pyodide needs and, optionally, cross-origin isolation.
-
-    Isolation (COOP + COEP) makes SharedArrayBuffer available, which is what
-    lets Stop interrupt Python instead of restarting it. Every file may be
-    loaded by a course page on another origin: CORS for embed.js's module
-    imports and fetches, CORP so that a cross-origin isolated page may too.
-    """
-
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
-    isolation = True
-    quiet = False
-
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Cross-Origin-Resource-Policy", "cross-origin")
-        self.send_header("Access-Control-Allow-Origin", "*")
-        if self.isolation:
-            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-        super().end_headers()
-
-    def log_message(self, format: str, *args: object) -> None:
-        if not self.quiet:
-            super().log_message(format, *args)
-
-
-class Server(http.server.ThreadingHTTPServer):
-    """A threading HTTP server that owns its port. On Windows SO_REUSEADDR lets a second
-    server bind a port another is listening on (CPython gh-85307), so it is off there;
-    elsewhere it only lets a restarted server take its port back at once."""
-
-    allow_reuse_address = sys.platform != "win32"
-
-
-def make_server(port: int = 0, isolation: bool = True, quiet: bool = False) -> Server:
-    """A server for dist/ on 127.0.0.1 (port 0 picks a free one)."""
-    handler = type(
-        "SiteHandler",
-        (Handler,),
-        {"isolation": isolation, "quiet": quiet},
-    )
-    return Server(("127.0.0.1", port), functools.partial(handler, directory=str(DIST)))
-
-
 def start_server(isolation: bool = True) -> tuple[Server, str]:
     """Serve the built dist/ quietly from a background thread; returns the server and its
     base URL. The tests use it too."""
     if not (DIST / "index.html").exists():
         raise FileNotFoundError(f"{DIST} is not built: run `python build.py` first")
-    server = make_server(isolation=isolation, quiet=True)
+    server = make_server(DIST, isolation=isolation, quiet=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
-
-
-def free_port(after: int) -> int:
-    """The first free port after `after`, else 0 (which lets the system pick one)."""
-    for port in range(after + 1, min(after + 101, 65536)):
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-                return port
-            except OSError:
-                pass
-    return 0
 
 
 def serve(port: int, isolation: bool) -> None:
     """Take the port, then build, then serve dist/ until interrupted. The port comes first:
     when it is busy, the build would have wiped the dist/ another server is serving."""
-    try:
-        server = make_server(port, isolation)
-    except OSError as error:
-        if error.errno == errno.EADDRINUSE:
-            sys.exit(f"build.py: port {port} is in use; try --port {free_port(port)}")
-        sys.exit(f"build.py: cannot serve on port {port}: {error.strerror}")
+    server = take_port(DIST, port, isolation, "build.py")
     build()
-    mode = "cross-origin isolated" if isolation else "without isolation headers"
-    print(f"serving {DIST} ({mode}) at http://127.0.0.1:{server.server_address[1]}/", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    serve_until_interrupted(server, isolation)
 
 
 def test() -> None:
@@ -542,13 +386,6 @@ def prepare() -> Path:
     return python
 
 
-def port_number(text: str) -> int:
-    """--port's value: a TCP port number."""
-    if not text.isdigit() or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
-    return int(text)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command")
@@ -558,6 +395,8 @@ def main() -> None:
     serve_parser.add_argument(
         "--no-isolation", action="store_true", help="omit the COOP/COEP headers"
     )
+    commands.add_parser("dist", help="build dist/, then the authors' wheel from it into "
+                        f"{PACKAGES.relative_to(ROOT).as_posix()}/")
     commands.add_parser("test", help="install the test tools, build, run ruff and pytest")
     commands.add_parser(
         "screenshot", help="build, then write docs/screenshot.png and docs/graph.png"
@@ -566,6 +405,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "serve":
         serve(args.port, not args.no_isolation)
+    elif args.command == "dist":
+        build()
+        print(f"built {package_wheel(venv_python())}")
     elif args.command == "test":
         test()
     elif args.command == "screenshot":

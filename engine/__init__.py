@@ -10,6 +10,7 @@ Every course-style name has a PEP 8 twin (MakeValue = make_value, VAdd = v_add, 
 """
 
 from .autograd import Backward, TopoSort, ZeroGrad
+from .checks import check_grads, check_graph, check_topo_sort
 from .explain import BackwardSteps
 from .gradcheck import GradCheck
 from .graph import Graph, MakeValue, Value
@@ -66,5 +67,5 @@ __all__ = [
     "rows", "to_dot",
     "make_value", "v_add", "v_sub", "v_mul", "v_div", "v_neg", "v_pow", "v_exp", "v_log",
     "v_tanh", "v_relu", "v_sigmoid", "topo_sort", "backward", "zero_grad", "grad_check",
-    "backward_steps",
+    "backward_steps", "check_grads", "check_graph", "check_topo_sort",
 ]

@@ -1,5 +1,6 @@
-"""build.py on Linux, macOS and Windows: where it finds a Chromium, .venv's Python, npm and
-esbuild, and how `serve` treats a busy port.
+"""build.py on Linux, macOS and Windows: where it finds a Chromium (with the package for
+course authors, autograd_playground.chromium, and .venv), .venv's Python, npm and esbuild,
+and how `serve` treats a busy port.
 
 Every system's branch runs here by setting sys.platform; the file system is a
 tmp_path with fake executables, and the environment names only what a test
@@ -14,12 +15,12 @@ import shutil
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import build
+from autograd_playground import chromium, server
 
 SYSTEMS = ["linux", "darwin", "win32"]
 # Where Playwright's registry puts a Chromium build's executable, per system: Chrome for
@@ -68,7 +69,7 @@ def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
         (tmp_path / folder).mkdir()
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
-    monkeypatch.setattr(build, "MACOS_APPLICATIONS", tmp_path / "Applications")
+    monkeypatch.setattr(chromium, "MACOS_APPLICATIONS", tmp_path / "Applications")
     monkeypatch.setattr(build, "VENV", tmp_path / "venv")
     return tmp_path / "home"
 
@@ -78,7 +79,7 @@ def on(monkeypatch: pytest.MonkeyPatch, system: str) -> None:
 
 
 def missing_message() -> str:
-    with pytest.raises(build.ChromiumNotFoundError) as missing:
+    with pytest.raises(chromium.ChromiumNotFoundError) as missing:
         build.find_chromium()
     return str(missing.value)
 
@@ -176,6 +177,21 @@ def test_playwright_browsers_path_0_means_inside_the_playwright_package_in_venv(
     assert build.find_chromium() == chrome
 
 
+@pytest.mark.parametrize("system", ["linux", "win32"])
+def test_outside_build_py_playwright_browsers_path_0_means_the_running_pythons_package(
+    home, monkeypatch, tmp_path, system
+):
+    on(monkeypatch, system)
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", "0")
+    layout = dict(PLAYWRIGHT_LAYOUTS)[system]
+    executable(tmp_path / "venv" / "site-packages" / chromium.PLAYWRIGHT_PACKAGE_BROWSERS
+               / "chromium-1000" / layout)  # .venv's, which only build.py looks in
+    running = tmp_path / "python" / "site-packages"
+    monkeypatch.setattr(chromium.site, "getsitepackages", lambda: [str(running)])
+    chrome = executable(running / chromium.PLAYWRIGHT_PACKAGE_BROWSERS / "chromium-999" / layout)
+    assert chromium.find_chromium() == chrome
+
+
 def test_the_newest_playwright_build_wins_and_other_browsers_are_left_alone(home, monkeypatch):
     on(monkeypatch, "linux")
     cache = home / ".cache/ms-playwright"
@@ -237,7 +253,7 @@ def test_macos_takes_chrome_before_chromium_before_edge(home, monkeypatch, tmp_p
 
 
 def test_macos_looks_in_the_systems_applications_folder():
-    assert Path("/Applications") == build.MACOS_APPLICATIONS
+    assert Path("/Applications") == chromium.MACOS_APPLICATIONS
 
 
 @pytest.mark.parametrize(
@@ -273,6 +289,14 @@ def test_no_browser_says_what_to_install_on_this_system(home, monkeypatch, syste
     assert hint in message
     assert "-m playwright install chromium" in message
     assert "set the environment variable CHROMIUM" in message
+
+
+def test_outside_build_py_the_hint_names_the_running_python(home, monkeypatch):
+    on(monkeypatch, "linux")
+    with pytest.raises(chromium.ChromiumNotFoundError) as missing:
+        chromium.find_chromium()
+    assert f"{sys.executable} -m playwright install chromium" in str(missing.value)
+    assert str(build.venv_python_path()) in missing_message()
 
 
 @pytest.mark.parametrize("system", ["darwin", "win32"])
@@ -372,21 +396,17 @@ def test_npm_runs_by_the_full_path_found_on_path(monkeypatch, tmp_path, commands
 
 @pytest.fixture
 def lone_build(tmp_path: Path) -> Path:
-    """build.py copied into an otherwise empty folder with a dist/ of one file, so that
-    whatever it builds there shows, and the real dist/ is never touched."""
+    """build.py (and the modules it imports) copied into an otherwise empty folder with a
+    dist/ of one file, so that whatever it builds there shows, and the real dist/ is never
+    touched."""
     shutil.copy2(build.ROOT / "build.py", tmp_path / "build.py")
+    package = Path("web", "autograd_playground")
+    (tmp_path / package).mkdir(parents=True)
+    for name in ["__init__.py", "chromium.py", "server.py"]:
+        shutil.copy2(build.ROOT / package / name, tmp_path / package / name)
     (tmp_path / "dist").mkdir()
     (tmp_path / "dist" / "index.html").write_text("being served")
     return tmp_path
-
-
-@pytest.fixture
-def busy_port() -> Iterator[int]:
-    """A port another server listens on."""
-    with socket.socket() as server:
-        server.bind(("127.0.0.1", 0))
-        server.listen()
-        yield server.getsockname()[1]
 
 
 def run_build(folder: Path, *args: str) -> subprocess.CompletedProcess:
@@ -400,7 +420,7 @@ def test_serve_on_a_busy_port_says_so_and_builds_nothing(lone_build, busy_port):
     match = re.fullmatch(rf"build\.py: port {busy_port} is in use; try --port (\d+)\n",
                          served.stderr)
     assert match, served.stderr
-    assert sorted(p.name for p in lone_build.iterdir()) == ["build.py", "dist"]
+    assert sorted(p.name for p in lone_build.iterdir()) == ["build.py", "dist", "web"]
     assert [p.name for p in (lone_build / "dist").iterdir()] == ["index.html"]
     assert (lone_build / "dist" / "index.html").read_text() == "being served"
     suggested = int(match[1])
@@ -410,7 +430,7 @@ def test_serve_on_a_busy_port_says_so_and_builds_nothing(lone_build, busy_port):
 
 
 def test_free_port_skips_a_busy_port(busy_port):
-    assert build.free_port(busy_port - 1) != busy_port
+    assert server.free_port(busy_port - 1) != busy_port
 
 
 @pytest.mark.parametrize("port", ["65536", "-1", "eighty"])
@@ -418,4 +438,4 @@ def test_serve_refuses_what_is_not_a_port_number(lone_build, port):
     served = run_build(lone_build, "serve", "--port", port)
     assert served.returncode == 2
     assert f"argument --port: '{port}' is not a port number (0 to 65535)" in served.stderr
-    assert sorted(p.name for p in lone_build.iterdir()) == ["build.py", "dist"]
+    assert sorted(p.name for p in lone_build.iterdir()) == ["build.py", "dist", "web"]

@@ -8,7 +8,7 @@
 // boot nothing is said or heard there, and what it posts reaches no listener.
 //
 // Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer}
-// Port in:       {type: "run", id, code}
+// Port in:       {type: "run", id, code, checks}  checks: the exercise's, a list of Python texts
 //                {type: "ping", id}           answered once every message before it is handled
 // Port out:      {type: "phase", phase}       "installing the engine" (after a fresh boot)
 //                {type: "ready"}
@@ -132,7 +132,7 @@ async function handle(data, page) {
     if (interrupt) interrupt[0] = 0; // a Stop that came after the last run ended
     const send = (batch) => page.postMessage({ type: "output", id: data.id, batch });
     const globals = globalsNow();
-    const result = runner.run(data.code, send);
+    const result = runner.run(data.code, send, data.checks);
     restoreGlobals(globals);
     // No result: Pyodide failed fatally and cannot run anything more.
     if (typeof result !== "string") throw new Error("Python stopped working");

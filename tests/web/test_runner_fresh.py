@@ -45,8 +45,10 @@ ATTACKS = {
             "import sys\nprint(sys.getrecursionlimit(), sys.gettrace(), sys.path[0] == '/x',\n"
             "      len(str(10 ** 2000)))\n", "1000 None False 2001\n"),
     "process": ("import gc, os, signal\ngc.disable()\nos.chdir('/')\n"
-                "signal.signal(signal.SIGINT, signal.SIG_IGN)\n",
-                "import gc, os\nprint(gc.isenabled(), os.getcwd() == '/')\n", "True False\n"),
+                "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                "gc.callbacks.append(lambda phase, info: print(phase))\n",
+                "import gc, os\nprint(gc.isenabled(), os.getcwd() == '/')\ngc.collect()\n",
+                "True False\n"),
 }
 
 
@@ -83,3 +85,11 @@ def test_the_recursion_limit_can_be_raised_only_as_far_as_the_browser_holds():
     assert output == (f"sys.setrecursionlimit(30,000): the browser's stack holds "
                       f"{MAX_RECURSION_LIMIT:,} at most, so the limit is {MAX_RECURSION_LIMIT:,}\n"
                       f"{MAX_RECURSION_LIMIT}\n1500\n")
+
+
+def test_the_tables_of_a_run_that_patched_the_builtins_are_read_with_the_real_ones():
+    code = ("import builtins\nbuiltins.len = lambda x: 3\n"
+            "from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, 1.0, label='a')\n")
+    result, _ = run(code)
+    (table,) = result["tables"]
+    assert (table["count"], table["label"]) == (1, ["a"])

@@ -4,7 +4,8 @@ The worker imports this package once, after the engine is installed. Each run
 gets a fresh namespace and a fresh Python (see fresh.py); output streams to the
 page in batches; errors come back as a traceback of the learner's own frames;
 every graph the code left in its globals (or passed to `show`) comes back as a
-table, all as one JSON string so the page parses it once. While the code runs,
+table, and an exercise's checks say whether the code passes them (checks.py), all as
+one JSON string so the page parses it once. While the code runs,
 the engine notes which of its lines made each node, so the page can point from a
 node to its line.
 
@@ -20,12 +21,13 @@ import json
 import linecache
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from engine.graph import record_lines
 from engine.inspect import is_graph_like
 
 from .caps import TITLE_CHARS, describe, text_of
+from .checks import run_checks
 from .errors import FILENAME, error_line, learner_traceback
 from .fresh import Pristine, RunState, Stopped
 from .output import NoInput, Output, Stream
@@ -34,17 +36,25 @@ from .tables import graphs_in, table, tabulate
 __all__ = ["run"]
 
 
-def run(code: str, send_output: Callable[[str], None]) -> str:
-    """Run `code` in a fresh namespace; returns the result as JSON for the page."""
+def run(code: str, send_output: Callable[[str], None], checks: Iterable[str] = ()) -> str:
+    """Run `code` in a fresh namespace, then, if it ended without error, the author's
+    `checks` on what it left; returns the result as JSON for the page."""
     output = Output(send_output)
     result = {"status": "done", "error": None, "line": None, "ms": 0.0,
-              "ended": time.time() * 1000, "tables": []}
+              "ended": time.time() * 1000, "tables": [], "check": None}
+    checks = [str(check) for check in checks]
     pristine.restore()
     state = RunState()
     restore = pristine.restore, state.restore  # taken before the code can change them
     try:
         state.enter()
-        _run(code, output, result)
+        namespace = _run(code, output, result)
+        if checks and result["status"] == "done":
+            for step in restore:  # the checks' names are the pristine ones
+                step()
+            state.enter()
+            _redirect(output)
+            result["check"] = run_checks(checks, namespace)
     except KeyboardInterrupt:  # a Stop that came while the runner itself was at work
         result["status"] = "stopped"
     finally:
@@ -62,8 +72,9 @@ def run(code: str, send_output: Callable[[str], None]) -> str:
             result["status"] = "stopped"
 
 
-def _run(code: str, output: Output, result: dict) -> None:
-    """Run the code, then fill in `result`: its status, error and tables."""
+def _run(code: str, output: Output, result: dict) -> dict:
+    """Run the code, then fill in `result`: its status, error and tables; returns the
+    namespace the code ran in."""
     snapshots: list[dict] = []
 
     def show(graph: object, title: object = None) -> None:
@@ -81,8 +92,7 @@ def _run(code: str, output: Output, result: dict) -> None:
 
     namespace = {"__name__": "__main__", "__builtins__": builtins, "show": show}
     linecache.cache[FILENAME] = (len(code), None, code.splitlines(True), FILENAME)
-    sys.stdin = NoInput()
-    sys.stdout, sys.stderr = Stream(output, "stdout"), Stream(output, "stderr")
+    _redirect(output)
     started = time.perf_counter()
     try:
         with record_lines(FILENAME):
@@ -94,7 +104,15 @@ def _run(code: str, output: Output, result: dict) -> None:
         result["error"], result["line"] = learner_traceback(exc), error_line(exc)
     result["ms"] = (time.perf_counter() - started) * 1000
     result["ended"] = time.time() * 1000
+    pristine.restore()  # the builtins and the runner's code as they were, for reading the tables
     result["tables"] = snapshots + tabulate(graphs_in(namespace, output.note), output.note)
+    return namespace
+
+
+def _redirect(output: Output) -> None:
+    """What the code prints goes to the page; it reads no input."""
+    sys.stdin = NoInput()
+    sys.stdout, sys.stderr = Stream(output, "stdout"), Stream(output, "stderr")
 
 
 def _json(result: dict, output: Output) -> str:

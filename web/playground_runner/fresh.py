@@ -2,7 +2,8 @@
 builtins, the engine's and this package's modules (their globals, classes, functions
 and module-level lists, dicts and sets) as they were when first imported, and, as they
 were when the run began, `sys` and `sys.modules`, the recursion limit, the trace and
-profile functions, the garbage collector, the working directory and the SIGINT handler.
+profile functions, sys.monitoring's tools, the garbage collector and its callbacks, the
+working directory and the SIGINT handler.
 
 Putting back is cheap when nothing changed (each saved name is compared by identity),
 so it runs both before a run (against whatever ran between runs, a timer say) and
@@ -36,6 +37,11 @@ fatal error of Pyodide): 3,333 for Python calling Python, so 2,000 leaves room f
 the worker's and this runner's frames. Recursion through a builtin (503) or a dunder
 method (549) takes more stack a level and runs out below even the default limit of
 1,000, whatever the limit: such code crashes Python, and the page restarts it."""
+
+
+MONITORING = getattr(sys, "monitoring", None)
+"""sys.monitoring, in Python 3.12 and later (Pyodide's is 3.14): a tool that a run
+registers would have its callbacks act inside later runs, and inside checks."""
 
 
 class Stopped(KeyboardInterrupt):
@@ -143,13 +149,14 @@ class RunState:
         self.modules = Snapshot(sys.modules)
         self.sys = Snapshot(vars(sys))
         self.sys_lists = [(items, items.copy()) for items in (sys.path, sys.meta_path,
-                                                              sys.path_hooks)]
+                                                              sys.path_hooks, gc.callbacks)]
         self.recursion_limit = sys.getrecursionlimit()
         self.trace, self.profile = sys.gettrace(), sys.getprofile()
         self.int_digits = sys.get_int_max_str_digits()
         self.gc_enabled = gc.isenabled()
         self.cwd = os.getcwd()
         self.sigint = signal.getsignal(signal.SIGINT)
+        self.tools = monitoring_tools()
 
     def enter(self) -> None:
         """Stop raises Stopped, and the recursion limit can be set only as high as is safe."""
@@ -171,6 +178,14 @@ class RunState:
         if os.getcwd() != self.cwd:
             os.chdir(self.cwd)
         signal.signal(signal.SIGINT, self.sigint)
+        for tool_id, name in enumerate(monitoring_tools()):
+            if name is not None and name != self.tools[tool_id]:
+                MONITORING.free_tool_id(tool_id)  # since Python 3.14, its events and callbacks too
+
+
+def monitoring_tools() -> list[str | None]:
+    """The name of the sys.monitoring tool that holds each tool id (None: free)."""
+    return [MONITORING.get_tool(i) for i in range(6)] if MONITORING else []
 
 
 def capped_recursion_limit(setrecursionlimit):

@@ -1,11 +1,13 @@
 // The code editor: CodeMirror 6 with Python support, Tab to indent (Esc then
-// Tab moves focus on), no autocorrection, and a mark on the line where the
-// last run failed.
+// Tab moves focus on), no autocorrection, lines never wrapped (so that
+// indentation reads plainly; a long line scrolls sideways), a mark on the
+// line where the last run failed, and CodeMirror's own light or dark look
+// (its panels and tooltips) switched with the playground's.
 
 import { indentWithTab, isolateHistory } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
-import { EditorState, StateEffect, StateField } from "@codemirror/state";
+import { Compartment, EditorState, StateEffect, StateField } from "@codemirror/state";
 import { Decoration, EditorView, keymap } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
 import { basicSetup } from "codemirror";
@@ -41,14 +43,17 @@ function lineMark(className, attributes = {}) {
   return { effect, field };
 }
 
+// Whether CodeMirror draws its own parts dark; reconfigured by setDark.
+const darkness = new Compartment();
+
 const errorLine = lineMark("cm-error-line", { "aria-invalid": "true" });
 const nodeLine = lineMark("cm-node-line");
 
 /**
  * An editor in `parent` (inside `root`, a shadow root) holding `doc`;
- * `onChange(text)` on edits; `readOnly`: the learner cannot edit.
+ * `onChange(text)` on edits; `readOnly`: the learner cannot edit; `dark`: CodeMirror's dark look.
  */
-export function createEditor({ parent, root, doc, onChange, readOnly = false }) {
+export function createEditor({ parent, root, doc, onChange, readOnly = false, dark = false }) {
   return new EditorView({
     parent,
     root,
@@ -57,11 +62,11 @@ export function createEditor({ parent, root, doc, onChange, readOnly = false }) 
       basicSetup,
       python(),
       syntaxHighlighting(highlight),
+      darkness.of(EditorView.darkTheme.of(dark)),
       keymap.of([indentWithTab]),
       errorLine.field,
       nodeLine.field,
       EditorState.readOnly.of(readOnly),
-      EditorView.lineWrapping,
       EditorView.contentAttributes.of({
         autocorrect: "off",
         autocapitalize: "off",
@@ -84,6 +89,11 @@ export function setText(view, text) {
     changes: { from: 0, to: view.state.doc.length, insert: text },
     annotations: isolateHistory.of("full"),
   });
+}
+
+/** Switch CodeMirror's own parts to their dark (or light) look. */
+export function setDark(view, dark) {
+  view.dispatch({ effects: darkness.reconfigure(EditorView.darkTheme.of(dark)) });
 }
 
 /** Mark line `line` (1-based) as where the error happened, or clear the mark with null. */

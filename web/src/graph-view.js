@@ -132,9 +132,8 @@ export class GraphView {
         "The table has them all; select a row to see around it.";
     let laidOut;
     try {
-      const across = this.frame.clientWidth > 1.5 * this.frame.clientHeight;
       const ms = this.whole ? deadlines.wholePictureMs : deadlines.neighbourhoodMs;
-      laidOut = await layout(graphObject(t, nodes, across ? "LR" : "TB"), ms);
+      laidOut = await layout(graphObject(t, nodes, this.flow()), ms);
     } catch (error) {
       if (ticket !== this.ticket) return;
       if (this.whole) {
@@ -151,6 +150,10 @@ export class GraphView {
     this.order = [...boxes.keys()].sort((a, b) => a - b);
     this.frame.replaceChildren(svg);
     this.panzoom.attach(svg, width, height);
+    // Its own size, which a narrow playground's frame takes on (prose.css).
+    const { w, h } = this.panzoom.full;
+    this.frame.style.setProperty("--drawing-ratio", `${w} / ${h}`);
+    this.frame.style.setProperty("--drawing-height", `${h}px`);
     const focus = boxes.get(this.focus());
     if (!this.whole && focus) this.panzoom.centre(focus.x, focus.y); // a neighbourhood's point is its centre
     this.activate(boxes.has(this.active) ? this.active : this.focus());
@@ -160,6 +163,13 @@ export class GraphView {
     this.refocus = false;
     this.paint();
     this.root.dataset.state = "drawn";
+  }
+
+  /** Graphviz's rankdir: as the CSS's --picture-flow says (a narrow playground's picture
+   *  flows down the page, prose.css), else along the frame's longer side. */
+  flow() {
+    const flow = getComputedStyle(this.frame).getPropertyValue("--picture-flow").trim();
+    return flow || (this.frame.clientWidth > 1.5 * this.frame.clientHeight ? "LR" : "TB");
   }
 
   /** Bring the drawn boxes up to date with the grads and marks. */

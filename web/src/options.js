@@ -8,7 +8,7 @@
 //   timeout       seconds a run may take before it is stopped
 //   hide-output   no output panel
 //   hide-table    no nodes: no table, picture or stepper
-//   theme         light, dark, or (when absent) the page's color-scheme
+//   theme         light or dark; when absent, as the page is (see host-theme.js)
 //   id            the key the learner's edits are kept under
 //
 // The looks are CSS (options.css); the helpers below read the rest.

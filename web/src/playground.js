@@ -7,6 +7,7 @@
 // Hooks for tests and host pages:
 //   data-state   loading | ready | running | done | error | stopped
 //   events       "ready" (Python is up), "run-end" (detail: the run's result)
+//   exercises    data-check and "check-end", when the author wrote checks (exercise.js)
 //   methods      run(), stop(), reset(); property `code` (get and set)
 //   deadlines    the class's `deadlines` (Stop's grace, the picture's layouts;
 //                see deadlines.js), which a test sets to check each side
@@ -16,18 +17,23 @@
 // is a draft beside it, with a switch between the two).
 // Every playground on a page shares one Python worker (see runtime.js), which
 // starts when the first of them is about to be used (see lazy.js). The
-// author's attributes are described in options.js.
+// author's attributes are described in options.js; without `theme`, it is light
+// or dark as its page is (host-theme.js).
 
-import { authoredCode, codeKey } from "./authored.js";
+import { authoredCode, authoredExercise, playgroundKey } from "./authored.js";
 import { deadlines } from "./deadlines.js";
 import { element } from "./dom.js";
 import example from "./example.py";
+import { Exercise } from "./exercise.js";
+import exerciseCss from "./exercise.css";
 import { Keeper } from "./keeper.js";
 import { onFirstSight } from "./lazy.js";
 import { cssHeight, optionsSheet, timeoutMs } from "./options.js";
 import graphCss from "./graph.css";
 import { GraphView } from "./graph-view.js";
+import { followHostTheme } from "./host-theme.js";
 import css from "./playground.css";
+import proseCss from "./prose.css";
 import { sharedRuntime } from "./runtime.js";
 import { codeFromLink, MAX_LINK_CHARS, shareLink } from "./share.js";
 import { Stepper } from "./stepper.js";
@@ -43,7 +49,7 @@ const SITE_URL = new URL("./", import.meta.url);
 const editorModule = import("./editor.js");
 
 const sheet = new CSSStyleSheet();
-sheet.replaceSync(css + graphCss);
+sheet.replaceSync(css + graphCss + proseCss + exerciseCss);
 
 class AutogradPlayground extends HTMLElement {
   static deadlines = deadlines;
@@ -54,10 +60,16 @@ class AutogradPlayground extends HTMLElement {
     this.authored = authoredCode(this); // null: the full-page playground, on the example
     this.defaultCode = this.authored ?? example;
     this.readOnly = this.hasAttribute("readonly");
-    const key = this.id || (this.authored === null ? location.pathname : codeKey(this.authored));
+    const key = playgroundKey(this);
     this.storageKey = `autograd-playground:${key}`;
+    const exercise = authoredExercise(this);
+    this.exercise = exercise.checks.length ? new Exercise(exercise, this, key) : null;
     this.style.height ||= cssHeight(this);
     this.build();
+    followHostTheme(this, this.attachInternals().states, (dark) => {
+      this.dark = dark;
+      if (this.view) this.editor.setDark(this.view, dark);
+    });
     this.runtime.addEventListener("phase", () => this.onPhase());
     this.state = "loading";
     this.onPhase();
@@ -83,6 +95,7 @@ class AutogradPlayground extends HTMLElement {
       root: this.shadowRoot,
       doc: this.pendingCode,
       readOnly: this.readOnly,
+      dark: this.dark,
       onChange: () => this.keeper?.edited(),
     });
     this.placeholder.remove();
@@ -131,6 +144,7 @@ class AutogradPlayground extends HTMLElement {
       ]),
       editorBox,
       element("section", { className: "results", ariaLabel: "Results" }, [
+        ...(this.exercise ? [element("h2", { textContent: "Exercise" }), this.exercise.root] : []),
         element("h2", { textContent: "Output" }),
         this.output,
         element("h2", { textContent: "Nodes" }),
@@ -250,7 +264,8 @@ class AutogradPlayground extends HTMLElement {
     this.output.replaceChildren();
     this.markLine(null);
     this.keeper?.flush();
-    this.job = this.runtime.run(this.code, (stream, text) => this.print(stream, text));
+    const code = this.code;
+    this.job = this.runtime.run(code, (stream, text) => this.print(stream, text), this.exercise?.checks);
     this.setStatus(this.runtime.ready ? "running…" : `${phaseText(this.runtime.phase)} (then running)`);
     const limit = timeoutMs(this);
     let timer;
@@ -261,6 +276,7 @@ class AutogradPlayground extends HTMLElement {
     const result = await this.job.done;
     clearTimeout(timer);
     this.showResult(result);
+    this.exercise?.finish(result, code);
     this.state = result.status;
     this.dispatchEvent(new CustomEvent("run-end", { detail: result }));
     return result;

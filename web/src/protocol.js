@@ -53,14 +53,22 @@ export function parseResult(json) {
     && (result.error === null || typeof result.error === "string")
     && (result.line === null || isId(result.line))
     && ["ms", "ended"].every((name) => result[name] === undefined || Number.isFinite(result[name]))
-    && Array.isArray(result.tables) && result.tables.every(isTable);
+    && Array.isArray(result.tables) && result.tables.every(isTable)
+    && (result.check === undefined || result.check === null || isVerdict(result.check));
   if (!valid) throw new Malformed("a result that is not the runner's");
   if (result.error !== null) result.error = cut(result.error, MAX_ERROR_CHARS, "\n… error truncated\n");
+  result.check?.messages.forEach((text, i, messages) => (messages[i] = cut(text, MAX_ERROR_CHARS)));
   for (const t of result.tables) {
     t.title = cut(t.title);
     for (const column of ["label", "op"]) t[column] = t[column].map((text) => text && cut(text));
   }
   return result;
+}
+
+/** An exercise's verdict (checks.py): passed exactly when no check left a message. */
+function isVerdict(v) {
+  return isObject(v) && Array.isArray(v.messages) && v.messages.every(isString)
+    && v.passed === (v.messages.length === 0);
 }
 
 /** A table as the runner's `table()` makes it: columns of `count` entries each. */

@@ -64,12 +64,13 @@ export class Runtime extends EventTarget {
   }
 
   /**
-   * Queue `code`; `onOutput(stream, text)` receives its output as it comes.
+   * Queue `code`, then the exercise's `checks` (Python texts, run on what the code
+   * leaves); `onOutput(stream, text)` receives its output as it comes.
    * Returns a job whose `started` promise resolves when Python begins running
    * it (runs queue) and whose `done` promise resolves to the runner's result.
    */
-  run(code, onOutput) {
-    const job = { id: ++this.lastId, code, onOutput, outputChars: 0, timers: [] };
+  run(code, onOutput, checks = []) {
+    const job = { id: ++this.lastId, code, checks, onOutput, outputChars: 0, timers: [] };
     job.started = new Promise((resolve) => (job.begin = resolve));
     job.done = new Promise((resolve) => (job.resolve = resolve));
     this.queue.push(job);
@@ -98,8 +99,8 @@ export class Runtime extends EventTarget {
   pump() {
     if (this.current || !this.ready || this.queue.length === 0) return;
     this.current = this.queue.shift();
-    const { id, code } = this.current;
-    this.port.postMessage({ type: "run", id, code });
+    const { id, code, checks } = this.current;
+    this.port.postMessage({ type: "run", id, code, checks });
     this.current.begin();
   }
 

@@ -25,8 +25,8 @@ export class TablePanel {
     this.body = element("tbody");
     const head = element("tr", {}, COLUMNS.map((c) => element("th", { scope: "col", textContent: c })));
     this.table = element("table", {}, [this.caption, element("thead", {}, [head]), this.body]);
-    this.table.style.setProperty("--row-px", `${ROW_PX}px`);
     this.scroller = element("div", { className: "scroller", tabIndex: 0 }, [this.table]);
+    this.scroller.style.setProperty("--row-px", `${ROW_PX}px`);
     this.scroller.setAttribute("role", "region");
     this.scroller.setAttribute("aria-label", "Nodes");
     this.empty = element("p", { className: "empty", textContent: "Run the code to see its graphs' nodes here." });

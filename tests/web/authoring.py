@@ -1,0 +1,116 @@
+"""What the authoring tests share: the authors' wheel, fresh venvs with it and a docs
+tool, the example courses they build, and running every playground of a page.
+
+Each docs tool gets a venv of its own under build/authoring/ with nothing but the
+wheel and the tool (pinned in tests/docs-tools.txt). A venv is made again only when
+the wheel or the pins change: its folder is named by their hash.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import shutil
+import subprocess
+import threading
+import venv
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+import build
+from autograd_playground.element import ATTRIBUTES
+from autograd_playground.server import make_server
+from tests.web.conftest import BOOT_MS, FINAL_STATES, RUN_MS
+
+COURSES = build.ROOT / "examples" / "courses"
+PINS = build.ROOT / "tests" / "docs-tools.txt"
+VENVS = build.BUILD / "authoring"
+
+
+@functools.cache
+def authors_wheel() -> Path:
+    """The autograd-playground wheel, built from the built dist/ once a test process."""
+    if not (build.DIST / "index.html").exists():
+        raise FileNotFoundError(f"{build.DIST} is not built: run `python build.py` first")
+    return build.package_wheel(build.venv_python())
+
+
+def docs_venv(name: str, wheel: Path, tools: list[str], extras: str = "") -> Path:
+    """A venv with the wheel (with its `extras`, e.g. "check") and the docs `tools` (at
+    their pins) and nothing else; its folder's bin (or Scripts) directory."""
+    package = f"{wheel}[{extras}]" if extras else wheel
+    digest = hashlib.sha256(wheel.read_bytes() + PINS.read_bytes()
+                            + " ".join([*tools, extras]).encode())
+    folder = VENVS / f"{name}-{digest.hexdigest()[:16]}"
+    scripts = folder / ("Scripts" if build.system() == "win32" else "bin")
+    if (folder / "complete").exists():
+        return scripts
+    for old in VENVS.glob(f"{name}-*"):
+        shutil.rmtree(old)
+    venv.create(folder, with_pip=True)
+    subprocess.run([scripts / "python", "-m", "pip", "install", "--quiet", "-c", PINS, package,
+                    *tools], check=True)
+    (folder / "complete").touch()
+    return scripts
+
+
+def run_every_playground(page: Page) -> dict[str, dict]:
+    """Run each playground of the page in order, as a learner would by pressing Run (one
+    with `autorun` is waited for instead); returns each one's state, output and table
+    rows (None for what the page hides), by id."""
+    ids = page.locator("autograd-playground").evaluate_all("els => els.map(e => e.id)")
+    results = {}
+    for id_ in ids:
+        element = page.locator(f"#{id_}")
+        if element.get_attribute("autorun") is None:
+            element.get_by_role("button", name="Run", exact=True).click()
+        page.wait_for_function(
+            "([id, states]) => states.includes(document.getElementById(id).dataset.state)",
+            arg=[id_, list(FINAL_STATES)], timeout=BOOT_MS + RUN_MS)
+        output, views = element.locator(".output"), element.locator(".views")
+        results[id_] = {
+            "state": element.get_attribute("data-state"),
+            "output": output.inner_text() if output.is_visible() else None,
+            "rows": element.locator("tbody tr:not(.spacer)").count()
+            if views.is_visible() else None,
+        }
+    return results
+
+
+@contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """Serve `folder` as a plain static host would (no isolation headers); its base URL.
+    The folder may be filled after the server starts (a course built for its URL)."""
+    server = make_server(folder, isolation=False, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def build_sphinx(scripts: Path, source: Path, out: Path,
+                 builder: str = "html") -> subprocess.CompletedProcess:
+    """sphinx-build, warnings as errors."""
+    return subprocess.run([scripts / "python", "-m", "sphinx", "-W", "-q", "-b", builder,
+                           source, out], capture_output=True, text=True)
+
+
+def requests_elsewhere(page: Page, url: str) -> list[str]:
+    """A list that fills with the URLs the page asks for that are not under `url`."""
+    elsewhere: list[str] = []
+    page.on("request", lambda request: None if request.url.startswith((url, "blob:", "data:"))
+            else elsewhere.append(request.url))
+    return elsewhere
+
+
+def authored_attributes(page: Page) -> list[dict[str, str]]:
+    """Each playground's author's attributes (web/src/options.js), in page order."""
+    every = page.locator("autograd-playground").evaluate_all(
+        "els => els.map(e => Object.fromEntries([...e.attributes].map(a => [a.name, a.value])))")
+    return [{name: value for name, value in attributes.items() if name in ATTRIBUTES}
+            for attributes in every]

@@ -1,0 +1,136 @@
+"""A course in MkDocs with Material, with the authors' wheel and MkDocs + mkdocs-material
+alone in a fresh venv: examples/courses/mkdocs/ builds, every playground on it runs in
+Chromium, offline, and playgrounds on a page that instant navigation swaps in work."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.authoring import (
+    COURSES,
+    authored_attributes,
+    authors_wheel,
+    docs_venv,
+    requests_elsewhere,
+    run_every_playground,
+    serving,
+)
+from tests.web.conftest import RUN_MS
+
+pytestmark = pytest.mark.xdist_group("authoring")  # one process builds the venvs
+
+
+@pytest.fixture(scope="module")
+def mkdocs():
+    return docs_venv("mkdocs", authors_wheel(), ["mkdocs", "mkdocs-material"])
+
+
+def build_mkdocs(scripts, config, out) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict`: warnings are errors."""
+    return subprocess.run(
+        [scripts / "python", "-m", "mkdocs", "build", "--strict", "-f", config, "-d", out],
+        capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+
+
+@pytest.fixture(scope="module")
+def course(mkdocs, tmp_path_factory):
+    """The example course, served as a plain static host would (no isolation) and built
+    for the URL it is served at: Material's instant navigation follows only links to the
+    pages its sitemap lists, whose URLs come from site_url."""
+    folder = tmp_path_factory.mktemp("mkdocs-course")
+    with serving(folder / "site") as url:
+        config = folder / "mkdocs.yml"
+        config.write_text(f"INHERIT: {COURSES / 'mkdocs' / 'mkdocs.yml'}\n"
+                          f"docs_dir: {COURSES / 'mkdocs' / 'docs'}\nsite_url: {url}\n")
+        built = build_mkdocs(mkdocs, config, folder / "site")
+        assert built.returncode == 0, built.stderr
+        yield url
+
+
+def test_each_fence_becomes_a_playground_that_runs(course, new_context):
+    page = new_context().new_page()
+    elsewhere = requests_elsewhere(page, course)
+    page.goto(course)
+    assert run_every_playground(page) == {
+        "md-graph": {"state": "done", "output": "e = 0.9993\n", "rows": 6},
+        "md-ops": {"state": "done", "output": "True True & <done>\n", "rows": None},
+    }
+    assert authored_attributes(page) == [
+        {"id": "md-graph"},
+        {"id": "md-ops", "readonly": "", "hide-table": "", "timeout": "10"},
+    ]
+    assert elsewhere == []
+
+
+def test_playgrounds_on_pages_swapped_in_by_instant_navigation_run(course, new_context):
+    page = new_context().new_page()
+    elsewhere = requests_elsewhere(page, course)
+    page.goto(course)
+    assert run_every_playground(page)["md-graph"]["state"] == "done"
+    page.evaluate("window.loadedOnce = true")  # gone if the browser loads a page anew
+
+    page.get_by_role("link", name="the backward pass", exact=True).click()
+    # Material changes the URL first, then swaps the page's content in (or, when it cannot,
+    # loads the page anew): wait for the content before asking which it did.
+    expect(page.locator("h1")).to_have_text("The backward pass", timeout=RUN_MS)
+    assert page.url == course + "backward/"
+    assert page.evaluate("window.loadedOnce") is True
+    assert run_every_playground(page) == {
+        "md-backward": {"state": "done", "output": "grads: 4.0 3.0\n", "rows": 3},
+    }
+    assert authored_attributes(page) == [
+        {"id": "md-backward", "height": "30rem", "theme": "dark"},
+    ]
+
+    page.go_back()  # instant navigation's too
+    expect(page.locator("h1")).to_have_text("The core data model", timeout=RUN_MS)
+    assert page.url == course
+    assert page.evaluate("window.loadedOnce") is True
+    assert run_every_playground(page)["md-ops"] == {
+        "state": "done", "output": "True True & <done>\n", "rows": None}
+    assert elsewhere == []
+
+
+@pytest.mark.parametrize(("fence", "says"), [
+    ("```playground {timeout=ten}", "index.md:7: playground: timeout is a number of seconds"),
+    ("```playground {#x colour=red}", "index.md:7: playground: unknown attribute 'colour'"),
+    ("```playground {#x .wide}", "index.md:7: playground: cannot read the attributes at '.wide'"),
+])
+def test_a_wrong_attribute_stops_the_build_naming_it(mkdocs, tmp_path, fence, says):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(
+        f"---\ntitle: Front matter\n---\n\n# Title\n\n{fence}\nprint(1)\n```\n")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - autograd-playground\n")
+    built = build_mkdocs(mkdocs, tmp_path / "mkdocs.yml", tmp_path / "site")
+    assert built.returncode != 0
+    assert says in built.stderr, built.stderr
+
+
+def test_a_fence_in_a_list_becomes_a_playground_and_one_shown_as_an_example_stays(
+        mkdocs, tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(
+        "# Title\n\n"
+        "1. In a list:\n\n"
+        "    ```playground {#in-a-list}\n"
+        "    if 1 < 2:\n"
+        "        print('&')\n"
+        "    ```\n\n"
+        "Written as an example:\n\n"
+        "````markdown\n"
+        "```playground {#an-example}\n"
+        "print(2)\n"
+        "```\n"
+        "````\n")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - autograd-playground\n")
+    built = build_mkdocs(mkdocs, tmp_path / "mkdocs.yml", tmp_path / "site")
+    assert built.returncode == 0, built.stderr
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert ('<li>\n<p>In a list:</p>\n<autograd-playground id="in-a-list">\n'
+            "if 1 &lt; 2:\n    print('&amp;')\n</autograd-playground>\n</li>") in page
+    assert "```playground {#an-example}" in page
+    assert 'id="an-example"' not in page

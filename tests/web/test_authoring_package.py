@@ -1,0 +1,86 @@
+"""The authors' wheel on its own in a fresh venv: its name and version, and
+`python -m autograd_playground export` and `serve` with the site it carries."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import build
+from tests.web.authoring import authors_wheel, docs_venv
+
+pytestmark = pytest.mark.xdist_group("authoring")  # one process builds the venvs
+
+
+@pytest.fixture(scope="module")
+def package():
+    """A venv with the wheel alone; its bin directory."""
+    return docs_venv("package", authors_wheel(), [])
+
+
+def playground(scripts: Path, *args: str | Path, **options) -> subprocess.CompletedProcess:
+    return subprocess.run([scripts / "python", "-m", "autograd_playground", *args],
+                          capture_output=True, text=True, timeout=60, **options)
+
+
+def files(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+def test_the_wheel_is_pure_python_with_the_engines_version():
+    engine = re.search(r'^version = "(.+)"$', (build.ROOT / "pyproject.toml").read_text(),
+                       re.MULTILINE)[1]
+    assert authors_wheel().name == f"autograd_playground-{engine}-py3-none-any.whl"
+
+
+def test_export_writes_the_whole_site_into_a_new_folder_and_over_an_earlier_export(
+        package, tmp_path):
+    target = tmp_path / "course" / "playground"
+    exported = playground(package, "export", target)
+    assert exported.returncode == 0, exported.stderr
+    assert files(target) == files(build.DIST)
+    (target / "embed.js").write_text("stale")
+    again = playground(package, "export", target)
+    assert again.returncode == 0, again.stderr
+    assert (target / "embed.js").read_bytes() == (build.DIST / "embed.js").read_bytes()
+
+
+def test_export_refuses_a_folder_that_holds_something_else(package, tmp_path):
+    (tmp_path / "notes.md").write_text("mine")
+    exported = playground(package, "export", tmp_path)
+    assert exported.returncode == 1
+    assert exported.stderr == (f"autograd_playground: {tmp_path} is not empty and holds no "
+                               "copy of the site (no embed.js and site.json): export into a "
+                               "new or empty folder\n")
+    assert files(tmp_path) == ["notes.md"]
+
+
+def test_serve_serves_the_site_with_the_headers_pyodide_and_stop_need(package):
+    served = subprocess.Popen([package / "python", "-m", "autograd_playground", "serve",
+                               "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        line = served.stdout.readline()
+        url = re.fullmatch(r"serving .* \(cross-origin isolated\) at (http://\S+/)\n", line)
+        assert url, line
+        with urllib.request.urlopen(url[1] + "pyodide/pyodide.asm.wasm") as response:
+            assert response.headers["Content-Type"] == "application/wasm"
+        with urllib.request.urlopen(url[1] + "embed.js") as response:
+            assert response.headers["Content-Type"] == "text/javascript"
+            assert response.headers["Cross-Origin-Opener-Policy"] == "same-origin"
+            assert response.headers["Cross-Origin-Embedder-Policy"] == "require-corp"
+            assert response.read() == (build.DIST / "embed.js").read_bytes()
+    finally:
+        served.terminate()
+        served.wait(timeout=30)
+        served.stdout.close()
+
+
+def test_serve_on_a_busy_port_says_so(package, busy_port):
+    served = playground(package, "serve", "--port", str(busy_port))
+    assert served.returncode == 1
+    assert re.fullmatch(rf"autograd_playground: port {busy_port} is in use; try --port \d+\n",
+                        served.stderr), served.stderr

@@ -1,0 +1,111 @@
+"""A course in Sphinx, with the authors' wheel and Sphinx + myst-parser alone in a fresh
+venv: examples/courses/sphinx/ (its rST and MyST pages) builds, and every playground on
+it runs in Chromium, offline."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.authoring import (
+    COURSES,
+    authored_attributes,
+    authors_wheel,
+    build_sphinx,
+    docs_venv,
+    requests_elsewhere,
+    run_every_playground,
+    serving,
+)
+
+pytestmark = pytest.mark.xdist_group("authoring")  # one process builds the venvs
+
+
+@pytest.fixture(scope="module")
+def sphinx():
+    return docs_venv("sphinx", authors_wheel(), ["sphinx", "myst-parser"])
+
+
+@pytest.fixture(scope="module")
+def course(sphinx, tmp_path_factory):
+    """The example course, built and served as a plain static host would (no isolation)."""
+    out = tmp_path_factory.mktemp("sphinx-course")
+    built = build_sphinx(sphinx, COURSES / "sphinx", out)
+    assert built.returncode == 0, built.stderr
+    with serving(out) as url:
+        yield url
+
+
+def test_the_rst_page_runs_each_playground_with_its_attributes(course, new_context):
+    page = new_context().new_page()
+    elsewhere = requests_elsewhere(page, course)
+    page.goto(course + "data-model.html")
+    assert run_every_playground(page) == {
+        "rst-graph": {"state": "done", "output": "e = 0.9993\n", "rows": 6},
+        "rst-ops": {"state": "done", "output": "True True & <done>\n", "rows": None},
+        "rst-copy": {"state": "done", "output": "copies: 1.5 100.0\n", "rows": 2},
+    }
+    assert authored_attributes(page) == [
+        {"id": "rst-graph"},
+        {"id": "rst-ops", "readonly": "", "hide-table": "", "timeout": "10"},
+        {"id": "rst-copy", "height": "30rem", "theme": "dark"},
+    ]
+    assert elsewhere == []
+
+
+def test_the_myst_page_runs_each_playground_with_its_attributes(course, new_context):
+    page = new_context().new_page()
+    elsewhere = requests_elsewhere(page, course)
+    page.goto(course + "backward.html")
+    assert run_every_playground(page) == {
+        "myst-backward": {"state": "done", "output": "grads: 4.0 3.0\n", "rows": 3},
+        "myst-reuse": {"state": "done", "output": "reused: 2.0\n", "rows": None},
+        "myst-topo": {"state": "done", "output": None, "rows": 4},
+    }
+    assert elsewhere == []
+
+
+def test_only_pages_with_a_playground_load_the_script(course, new_context):
+    page = new_context().new_page()
+    page.goto(course + "index.html")
+    assert page.locator("script[src$='embed.js']").count() == 0
+    page.goto(course + "backward.html")
+    assert page.locator("script[src$='embed.js']").count() == 1
+
+
+@pytest.mark.parametrize(("option", "says"), [
+    (":timeout: ten", "timeout is a number of seconds (got 'ten')"),
+    (":theme: blue", '"blue" unknown; choose from "light", or "dark"'),
+    (":colour: red", 'unknown option: "colour"'),
+])
+def test_a_wrong_option_stops_the_build_naming_it(sphinx, tmp_path, option, says):
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n')
+    (source / "index.rst").write_text(f"Title\n=====\n\n.. playground::\n   {option}\n\n"
+                                      "   print(1)\n")
+    built = build_sphinx(sphinx, source, tmp_path / "out")
+    assert built.returncode != 0
+    assert "index.rst:4" in built.stderr and says in built.stderr, built.stderr
+
+
+def test_a_builder_other_than_html_writes_the_code_as_a_code_block(sphinx, tmp_path):
+    built = build_sphinx(sphinx, COURSES / "sphinx", tmp_path, builder="text")
+    assert built.returncode == 0, built.stderr
+    assert ('   from engine import Add\n'
+            '   print(Add(0, 1) == Add(0, 1), Add(0, 1) < Add(1, 0), "&", "<done>")\n'
+            ) in (tmp_path / "data-model.txt").read_text()
+    assert not (tmp_path / "_static").exists()
+
+
+def test_a_site_that_wants_every_asset_on_every_page_gets_the_script_everywhere(
+        sphinx, tmp_path):
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n\n\n'
+                                    'def setup(app):\n'
+                                    '    app.set_html_assets_policy("always")\n')
+    (source / "index.rst").write_text("Title\n=====\n\nNo playground here.\n")
+    built = build_sphinx(sphinx, source, tmp_path / "out")
+    assert built.returncode == 0, built.stderr
+    assert ('<script type="module" src="_static/autograd-playground/embed.js"></script>'
+            in (tmp_path / "out" / "index.html").read_text())

@@ -1,0 +1,275 @@
+"""`python -m autograd_playground check`: a whole course's playgrounds run headlessly, and
+each that ends in an error or runs past its timeout listed, with its page, id, the error's
+last line and the learner's failing line.
+
+A course is a folder of pages beside a copy of the built site (as a docs build leaves
+it), which the command serves itself, or pages at URLs. Each check run launches its own
+Chromium, as a course's CI would. The last test runs the command as installed: the
+authors' wheel with its `check` extra and Sphinx alone in a fresh venv, on a course
+Sphinx built.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import build
+from autograd_playground import check
+from tests.web.authoring import authors_wheel, build_sphinx, docs_venv
+from tests.web.pages import CoursePages, course_page, playground
+
+# Every playground that should pass gets a timeout of its own far beyond any machine's
+# run, so that the command's --timeout (1 s) applies to the looping one only.
+ROOMY = "600"
+BROKEN = "x = 1\ny = 0\nprint(x / y)\nprint('never')\n"
+LOOP = "while True:\n    pass\n"
+GRAPH = "from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, 2.0, label='a')\n"
+
+
+def local_page(*body: str) -> str:
+    """A course page that loads the site copied beside it, in playground/."""
+    return course_page("playground/", *body)
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A course folder: a page with a broken playground, a looping one (which runs as the
+    page loads, with no timeout of its own) and a good one after them; a page of notes
+    with none; a good page one folder down; and the site copied into playground/, whose
+    own pages are not the course's."""
+    if not (build.DIST / "index.html").exists():
+        pytest.fail(f"{build.DIST} is not built: run `python build.py` first", pytrace=False)
+    folder = tmp_path_factory.mktemp("course")
+    shutil.copytree(build.DIST, folder / "playground")
+    (folder / "bad.html").write_text(local_page(
+        playground(BROKEN, id="broken", timeout=ROOMY),
+        playground(LOOP, autorun=True),
+        playground("print('still here')", timeout=ROOMY),
+    ))
+    (folder / "notes.html").write_text("<!doctype html>\n<title>Notes</title>\n<p>Read on.\n")
+    (folder / "part2").mkdir()
+    (folder / "part2" / "good.html").write_text(course_page(
+        "../playground/",
+        playground("print('hello')", id="hello", timeout=ROOMY),
+        playground(GRAPH, timeout=ROOMY),
+    ))
+    return folder
+
+
+def test_a_course_folder_lists_the_error_and_the_loop_and_passes_the_rest(course, capsys):
+    status = check.main([str(course), "--timeout", "1"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert out.splitlines() == [
+        f"FAIL {course}/bad.html: 3 playgrounds, 2 failed",
+        f"     {course}/bad.html, playground 1 (broken): error: "
+        "ZeroDivisionError: division by zero",
+        "       at line 3: print(x / y)",
+        f"     {course}/bad.html, playground 2: timeout: ran past its timeout of 1 s",
+        f"--   {course}/notes.html: no playgrounds",
+        f"ok   {course}/part2/good.html: 2 playgrounds, all passed",
+        "5 playgrounds on 3 pages, 2 failed",
+    ]
+
+
+def broken_course(folder: Path, missing: str) -> Path:
+    """A course of one page of two playgrounds, beside a copy of the site without `missing`."""
+    shutil.copytree(build.DIST, folder / "playground")
+    (folder / "playground" / missing).unlink()
+    (folder / "lesson.html").write_text(local_page(
+        playground("print(1)", id="first", timeout=ROOMY), playground("print(2)")))
+    return folder
+
+
+def test_a_site_without_its_worker_fails_each_playground_saying_python_did_not_start(
+    tmp_path, capsys
+):
+    course = broken_course(tmp_path, "worker.js")
+    assert check.main([str(course)]) == 1
+    why = "not run: Python did not start: failed: the Python worker failed to start"
+    assert capsys.readouterr().out.splitlines() == [
+        f"FAIL {course}/lesson.html: 2 playgrounds, 2 failed",
+        f"     {course}/lesson.html, playground 1 (first): {why}: unknown error",
+        f"     {course}/lesson.html, playground 2: {why}: unknown error",
+        "2 playgrounds on 1 page, 2 failed",
+    ]
+
+
+def test_python_that_never_starts_fails_each_playground_past_the_boot_deadline(
+    tmp_path, monkeypatch, capsys
+):
+    course = broken_course(tmp_path, "pyodide/pyodide.asm.wasm")  # Pyodide waits for it
+    monkeypatch.setattr(check, "BOOT_S", 2)
+    assert check.main([str(course)]) == 1
+    why = "not run: Python did not start within 2 s (it was loading Python)"
+    assert capsys.readouterr().out.splitlines() == [
+        f"FAIL {course}/lesson.html: 2 playgrounds, 2 failed",
+        f"     {course}/lesson.html, playground 1 (first): {why}",
+        f"     {course}/lesson.html, playground 2: {why}",
+        "2 playgrounds on 1 page, 2 failed",
+    ]
+
+
+@pytest.fixture(scope="module")
+def pages() -> Iterator[CoursePages]:
+    server = CoursePages()
+    yield server
+    server.close()
+
+
+# An exercise whose check fails: the playground's code sets c to 9, its author's check
+# asks for 10 (see the README's exercises).
+FAILED_CHECK = (
+    '<autograd-playground id="exercise" timeout="{timeout}">\n    c = 9\n'
+    '  <script type="text/x-python" data-role="check">\n'
+    'assert c == 10, "Make c equal 10."\n  </script>\n</autograd-playground>\n'
+)
+
+
+def run_command(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(build.WEB)}
+    return subprocess.run([sys.executable, "-m", "autograd_playground", "check", *args],
+                          capture_output=True, text=True, env=env, timeout=900)
+
+
+def test_urls_give_a_json_report_with_pages_that_fail_to_load(site, pages):
+    fine = pages.add("fine.html", course_page(site, playground("print(1)", id="one")))
+    failing = pages.add("failing.html", course_page(
+        site,
+        playground("def f(n):\n    return [0][n]\n\nf(3)\n"),
+        FAILED_CHECK.format(timeout=ROOMY),
+    ))
+    scriptless = pages.add("scriptless.html", "<!doctype html>\n"
+                           + playground("print(1)", id="alone") + playground("print(2)"))
+    missing = site + "missing.html"
+    done = run_command(fine, failing, scriptless, missing, "--json")
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert [page["page"] for page in report["pages"]] == [fine, failing, scriptless, missing]
+    assert report["exit_status"] == 1
+    assert (report["playgrounds"], report["failed"]) == (5, 4)
+    by_page = {page["page"]: page for page in report["pages"]}
+    assert by_page[fine]["playgrounds"] == [{
+        "index": 1, "id": "one", "status": "passed", "error": None, "line": None,
+        "code": None, "failed": False}]
+    index_error, exercise = by_page[failing]["playgrounds"]
+    assert index_error == {
+        "index": 1, "id": None, "status": "error", "error": "IndexError: list index out of range",
+        "line": 2, "code": "return [0][n]", "failed": True}
+    assert exercise == {
+        "index": 2, "id": "exercise", "status": "check failed", "error": "Make c equal 10.",
+        "line": None, "code": None, "failed": True}
+    not_defined = "<autograd-playground> is not defined: did the page's embed.js load?"
+    assert [(one["id"], one["status"], one["error"])
+            for one in by_page[scriptless]["playgrounds"]] == [
+        ("alone", "not run", not_defined), (None, "not run", not_defined)]
+    assert by_page[missing]["error"] == "did not load: HTTP 404 File not found"
+    assert by_page[missing]["playgrounds"] == []
+
+
+def test_a_url_that_does_not_answer_is_a_failure_with_its_reason(capsys):
+    with check.serving(Path(__file__).parent) as base:
+        pass  # now nothing listens on its port
+    status = check.main([base + "lesson.html"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert out.splitlines() == [
+        f"FAIL {base}lesson.html: did not load: net::ERR_CONNECTION_REFUSED at {base}lesson.html",
+        "0 playgrounds on 1 page, 0 failed; 1 page could not be checked",
+    ]
+
+
+def test_a_course_with_no_playground_at_all_exits_2_saying_so(tmp_path):
+    (tmp_path / "index.html").write_text("<!doctype html>\n<title>Home</title>\n")
+    (tmp_path / "about.html").write_text("<!doctype html>\n<title>About</title>\n")
+    done = run_command(str(tmp_path))
+    assert done.returncode == 2
+    assert done.stdout.splitlines() == [
+        f"--   {tmp_path}/about.html: no playgrounds",
+        f"--   {tmp_path}/index.html: no playgrounds",
+        "0 playgrounds on 2 pages, 0 failed",
+    ]
+    assert "no playground on any page" in done.stderr
+
+
+@pytest.mark.parametrize(("target", "problem"), [
+    ("nowhere", "nowhere: no such file or folder, and not an http(s) URL"),
+    ("empty", "empty: no .html files in this folder"),
+])
+def test_a_target_that_is_no_page_is_an_error_naming_it(tmp_path, monkeypatch, capsys,
+                                                         target, problem):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    assert check.main([target]) == 2
+    assert capsys.readouterr().err == f"autograd-playground check: {problem}\n"
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "soon", "inf"])
+def test_timeout_must_be_a_positive_number_of_seconds(course, capsys, timeout):
+    with pytest.raises(SystemExit) as stop:
+        check.main([str(course), "--timeout", timeout])
+    assert stop.value.code == 2
+    assert f"{timeout!r} is not a positive number of seconds" in capsys.readouterr().err
+
+
+def test_without_playwright_it_says_which_extra_to_install(course, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "playwright.sync_api", None)  # as if not installed
+    assert check.main([str(course)]) == 2
+    assert capsys.readouterr().err == ("autograd-playground check: the check needs Playwright: "
+                                       "pip install 'autograd-playground[check]'\n")
+
+
+def test_without_a_chromium_it_says_so(course, monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("CHROMIUM", str(tmp_path / "no-chrome"))
+    assert check.main([str(course)]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"autograd-playground check: CHROMIUM={tmp_path / 'no-chrome'} is not an executable")
+
+
+LESSON_RST = """A lesson
+========
+
+.. playground::
+   :id: fine
+
+   print("fine")
+
+.. playground::
+   :id: broken
+
+   values = [1, 2, 3]
+   print(values[3])
+"""
+
+
+@pytest.mark.xdist_group("authoring")  # the process that builds the authoring venvs
+def test_the_installed_package_checks_a_sphinx_course_and_finds_its_broken_playground(
+    tmp_path,
+):
+    scripts = docs_venv("sphinx-check", authors_wheel(), ["sphinx"], extras="check")
+    source, out = tmp_path / "source", tmp_path / "html"
+    source.mkdir()
+    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n')
+    (source / "index.rst").write_text(LESSON_RST)
+    built = build_sphinx(scripts, source, out)
+    assert built.returncode == 0, built.stderr
+    done = subprocess.run([scripts / "python", "-m", "autograd_playground", "check", out,
+                           "--json"], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 1, done.stderr
+    pages = {Path(page["page"]).relative_to(out).as_posix(): page["playgrounds"]
+             for page in json.loads(done.stdout)["pages"]}
+    assert pages == {"genindex.html": [], "search.html": [], "index.html": [
+        {"index": 1, "id": "fine", "status": "passed", "error": None, "line": None,
+         "code": None, "failed": False},
+        {"index": 2, "id": "broken", "status": "error",
+         "error": "IndexError: list index out of range", "line": 2,
+         "code": "print(values[3])", "failed": True},
+    ]}

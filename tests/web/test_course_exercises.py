@@ -1,0 +1,184 @@
+"""The course page's exercises: each fails as given and passes with its solution, and a
+learner's wrong Backward is told the first node it gets wrong. In CPython through the
+runner (every exercise), then in the page."""
+
+from __future__ import annotations
+
+import textwrap
+from html.parser import HTMLParser
+from typing import NamedTuple
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import build
+import engine
+import playground_runner
+from tests.web.runs import strict_json
+from tests.web.test_exercises import Exercise as ExerciseAt
+
+
+class Exercise(NamedTuple):
+    code: str
+    checks: list[str]
+    hints: list[str]
+    solution: str
+
+
+class CourseExercises(HTMLParser):
+    """Each <autograd-playground> of a page, by id: its code (its text outside the author's
+    children), checks, hints and solution, dedented as the page dedents them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: dict[str, dict] = {}
+        self.playground: dict | None = None
+        self.role: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        attributes = dict(attrs)
+        if tag == "autograd-playground":
+            self.playground = {"code": "", "check": [], "hint": [], "solution": []}
+            self.found[attributes["id"]] = self.playground
+        elif self.playground is not None and attributes.get("data-role"):
+            self.role = attributes["data-role"]
+            self.playground[self.role].append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "autograd-playground":
+            self.playground = None
+        elif tag in ("script", "template"):
+            self.role = None
+
+    def handle_data(self, data: str) -> None:
+        if self.playground is None:
+            return
+        if self.role is None:
+            self.playground["code"] += data
+        else:
+            self.playground[self.role][-1] += data
+
+
+def dedented(text: str) -> str:
+    return textwrap.dedent(text).strip("\n") + "\n"
+
+
+def course_exercises() -> dict[str, Exercise]:
+    parser = CourseExercises()
+    parser.feed((build.ROOT / "web" / "course.html").read_text())
+    return {
+        id_: Exercise(dedented(found["code"]), [dedented(c) for c in found["check"]],
+                      [h.strip() for h in found["hint"]], dedented(found["solution"][0]))
+        for id_, found in parser.found.items() if found["check"]
+    }
+
+
+EXERCISES = course_exercises()
+BACKWARD = EXERCISES["write-backward"].solution
+MISSING_PLUS_EQUALS = BACKWARD.replace("].grad +=", "].grad =")
+WRONG_ORDER = BACKWARD.replace("in reversed(order)", "in order")
+
+
+def verdict(code: str, checks: list[str]) -> dict:
+    result = strict_json(playground_runner.run(code, lambda batch: None, checks))
+    assert result["status"] == "done", result["error"]
+    return result["check"]
+
+
+def check_grads_says(code: str) -> str:
+    """What engine.check_grads says, run directly in CPython, of the code's Backward."""
+    namespace = {"__name__": "__main__"}
+    exec(code, namespace)
+    with pytest.raises(AssertionError) as caught:
+        engine.check_grads(namespace["Backward"])
+    return str(caught.value)
+
+
+def test_the_course_has_its_four_exercises_each_with_hints():
+    assert list(EXERCISES) == ["data-model", "engine-graph", "topo-sort", "write-backward"]
+    assert all(exercise.hints for exercise in EXERCISES.values())
+
+
+@pytest.mark.parametrize("id_", EXERCISES)
+def test_each_exercise_fails_as_given_and_passes_with_its_solution(id_):
+    exercise = EXERCISES[id_]
+    assert verdict(exercise.code, exercise.checks)["passed"] is False
+    assert verdict(exercise.solution, exercise.checks) == {"passed": True, "messages": []}
+
+
+def test_the_exercises_as_given_say_what_to_do():
+    said = {id_: verdict(e.code, e.checks)["messages"] for id_, e in EXERCISES.items()}
+    assert said["data-model"] == [
+        "e is 0.9993: change a, b or c so that e comes out negative."]
+    assert said["engine-graph"] == [
+        "your graph has 6 nodes, expected 8; its nodes are 0: leaf, 1: leaf, 2: leaf, "
+        "3: Mul(0, 1), 4: Add(3, 2), 5: Tanh(4)"]
+    assert said["topo-sort"][0].startswith(
+        "your TopoSort returned [5]: node 4 is missing, and node 5, Tanh(4) uses it\n")
+    assert said["write-backward"][0].startswith(
+        "node 5, Tanh(4): your a.grad (node 4) is 0, ")
+
+
+@pytest.mark.parametrize("code", [MISSING_PLUS_EQUALS, WRONG_ORDER],
+                         ids=["missing +=", "wrong order"])
+def test_a_wrong_backward_is_told_the_first_wrong_node(code):
+    assert code != BACKWARD
+    [message] = verdict(code, EXERCISES["write-backward"].checks)["messages"]
+    assert message == check_grads_says(code)
+
+
+def test_the_first_wrong_nodes_of_the_usual_mistakes():
+    assert check_grads_says(MISSING_PLUS_EQUALS).startswith(
+        "node 0 is used twice, by node 2, Mul(0, 0) (as a and b): ")
+    assert check_grads_says(MISSING_PLUS_EQUALS).split("\n")[0].endswith(
+        "did you add (+=) both uses?")
+    assert check_grads_says(WRONG_ORDER).startswith(
+        "node 4, Add(3, 2): your a.grad (node 3) is 0, ")
+
+
+def test_the_engines_own_functions_do_not_pass_for_the_learners():
+    for id_, name in [("topo-sort", "TopoSort"), ("write-backward", "Backward")]:
+        code = f"from engine import {name}\n"
+        assert verdict(code, EXERCISES[id_].checks) == {"passed": False, "messages": [
+            f"Write {name} yourself: the check wants yours, not the engine's."]}
+
+
+# In the page
+
+
+@pytest.fixture
+def course(site, new_context) -> Page:
+    page = new_context().new_page()
+    page.goto(site + "course.html")
+    return page
+
+
+def test_a_wrong_backward_in_the_page_is_told_its_first_wrong_node_then_the_solution_passes(
+    course,
+):
+    backward = ExerciseAt(course, "#write-backward")
+    for wrong in (MISSING_PLUS_EQUALS, WRONG_ORDER):
+        told = check_grads_says(wrong)
+        assert backward.attempt(wrong) == {"passed": False, "messages": [told]}
+        assert backward.check == "failed"
+        expect(backward.panel.locator(".messages li")).to_have_text([told])
+    backward.button("Show solution").click()
+    assert backward.code == BACKWARD
+    assert backward.attempt() == {"passed": True, "messages": []}
+    assert backward.check == "passed"
+    expect(course.locator("autograd-progress li")).to_have_text([
+        "Exercise: Make e negative not yet passed", "Exercise: Count the nodes not yet passed",
+        "Exercise: Write TopoSort not yet passed", "Exercise: Write Backward ✓ passed"])
+
+
+def test_the_page_shows_each_exercises_code_fails_it_and_passes_its_solution(course):
+    for id_, exercise in EXERCISES.items():
+        playground = ExerciseAt(course, f"#{id_}")
+        playground.element.scroll_into_view_if_needed()
+        playground.wait_for("ready")
+        assert playground.code == exercise.code
+        detail = playground.attempt()
+        assert detail == {"passed": False, "messages": verdict(exercise.code,
+                                                               exercise.checks)["messages"]}
+        assert playground.attempt(exercise.solution) == {"passed": True, "messages": []}
+    expect(course.locator("autograd-progress p")).to_have_text("4 of 4 exercises passed")

@@ -1,0 +1,125 @@
+"""An exercise's checks, run by the runner in CPython after the learner's code."""
+
+from __future__ import annotations
+
+import pytest
+
+import playground_runner
+from tests.web.runs import strict_json
+
+TWO_NODES = ("from engine import Graph, MakeValue\n"
+             "g = Graph()\nMakeValue(g, 1.0)\nMakeValue(g, 2.0)\n")
+SIX_NODES = "assert len(g.nodes) == 6, 'Make six nodes.'\n"
+
+
+def check(code: str, *checks: str) -> tuple[dict, str]:
+    """Run `code` with `checks`: the result, and everything printed, as one text."""
+    batches: list[str] = []
+    result = strict_json(playground_runner.run(code, batches.append, checks))
+    return result, "".join(text for batch in batches for _, text in strict_json(batch))
+
+
+def verdict(code: str, *checks: str) -> dict:
+    result, _ = check(code, *checks)
+    assert result["status"] == "done", result["error"]
+    return result["check"]
+
+
+def test_a_run_without_checks_has_no_verdict():
+    result, _ = check("x = 1\n")
+    assert result["check"] is None
+
+
+def test_checks_read_the_learners_globals_and_pass():
+    checks = "assert len(g.nodes) == 2, 'two'\n", "assert g.nodes[1].data == 2\n"
+    assert verdict(TWO_NODES, *checks) == {"passed": True, "messages": []}
+
+
+def test_each_failed_check_is_one_message_in_the_authors_words():
+    checks = (SIX_NODES + "assert False, 'never reached'\n",
+              "assert g.nodes[0].data == 1.0\n",
+              "assert g.nodes[0].label == 'a', f'Label it a, not {g.nodes[0].label}.'\n")
+    assert verdict(TWO_NODES, *checks) == {
+        "passed": False, "messages": ["Make six nodes.", "Label it a, not None."]}
+
+
+def test_an_assert_without_a_message_names_its_line_of_the_check():
+    messages = verdict(TWO_NODES, "x = 1\nassert len(g.nodes) == 3\n")["messages"]
+    assert messages == ["Not yet: line 2 of the check does not hold: assert len(g.nodes) == 3"]
+
+
+def test_a_check_that_breaks_is_the_authors_mistake_told_by_its_last_line():
+    messages = verdict(TWO_NODES, "assert g.nodes[5].data == 1, 'not this'\n")["messages"]
+    assert messages == ["The check itself failed (line 1 of the check), which is for the "
+                        "exercise's author to fix: IndexError: list index out of range"]
+
+
+def test_a_check_that_does_not_compile_names_its_line():
+    messages = verdict(TWO_NODES, "x = 1\nassert len(g.nodes) == (2\n")["messages"]
+    assert messages == ["The check itself failed (line 2 of the check), which is for the "
+                        "exercise's author to fix: SyntaxError: '(' was never closed"]
+
+
+def test_the_learners_error_inside_a_check_is_their_own_traceback():
+    code = "def backward(g):\n    return g.nodes[9]\n"
+    [message] = verdict(code, "backward([])\n")["messages"]
+    assert message.startswith("Your code raised an error while it was checked:\n")
+    assert 'File "<playground>", line 2, in backward' in message
+    assert "<check" not in message and "playground_runner" not in message
+
+
+def test_checks_do_not_run_when_the_learners_code_fails():
+    result, output = check("print('ran')\n1 / 0\n", "print('checked')\n")
+    assert (result["status"], result["check"], output) == ("error", None, "ran\n")
+
+
+def test_what_a_check_prints_is_output():
+    result, output = check("x = 1\n", "print('checking x')\nassert x == 1\n")
+    assert (result["check"]["passed"], output) == (True, "checking x\n")
+
+
+FAKES = {
+    "a global that shadows a builtin": "len = lambda nodes: 6\n",
+    "AssertionError redefined": "AssertionError = ZeroDivisionError\n",
+    "builtins patched": "import builtins\nbuiltins.len = lambda nodes: 6\n"
+                        "builtins.AssertionError = ZeroDivisionError\n",
+    "import patched": "import builtins\nbuiltins.__import__ = lambda *a, **k: None\n",
+    "a trace function": "import sys\nsys.settrace(lambda *a: None)\n",
+    "the runner patched": "import playground_runner.checks as c\n"
+                          "c.run_checks = lambda checks, ns: {'passed': True, 'messages': []}\n"
+                          "c._run_check = lambda *a: None\n",
+}
+
+
+@pytest.mark.parametrize("fake", FAKES.values(), ids=FAKES.keys())
+def test_the_learners_code_cannot_fake_a_pass(fake):
+    checks = (SIX_NODES, "import sys\nassert sys.gettrace() is None, 'traced'\n")
+    assert verdict(TWO_NODES + fake, *checks)["messages"] == ["Make six nodes."]
+
+
+def test_the_next_run_finds_python_as_before_the_checks():
+    check(TWO_NODES, "import builtins\nbuiltins.marked = 1\nimport json\n")
+    result, output = check("print(hasattr(__builtins__, 'marked'))\n")
+    assert (result["status"], output) == ("done", "False\n")
+
+
+NO_BACKWARD = "def Backward(g, root):\n    pass\n"
+GRADS_FAKES = {
+    "check_grads redefined": "def check_grads(backward):\n    pass\n",
+    "engine.check_grads patched": "import engine\nengine.check_grads = lambda backward: None\n",
+    "engine.checks patched": "import engine.checks as c\nc.check_grads = lambda backward: None\n"
+                             "c._grad_problem = lambda *args: ''\n"
+                             "c.check_grads.__code__ = (lambda backward, **k: None).__code__\n",
+}
+
+
+def test_check_grads_needs_no_import_and_its_message_is_the_learners():
+    assert verdict("from engine import Backward\n", "check_grads(Backward)\n")["passed"]
+    [message] = verdict(NO_BACKWARD, "check_grads(Backward)\n")["messages"]
+    assert message.startswith("your Backward left every grad at 0")
+
+
+@pytest.mark.parametrize("fake", GRADS_FAKES.values(), ids=GRADS_FAKES.keys())
+def test_the_learners_code_cannot_fake_the_engines_check_helpers(fake):
+    [message] = verdict(NO_BACKWARD + fake, "check_grads(Backward)\n")["messages"]
+    assert message.startswith("your Backward left every grad at 0")

@@ -1,0 +1,388 @@
+"""Check a whole course headlessly: run every playground of its pages, in order, in Chromium.
+
+    python -m autograd_playground check URL_OR_DIR... [--timeout S] [--json]
+
+A target is a URL, an HTML file, or a folder whose .html files (at any depth, sorted) are
+served from localhost; pages in a copy of the playground site itself (a folder with
+site.json and embed.js) are not course pages and are skipped. The exit status is 0 when
+every playground ran without error, 1 when one failed (an error, past its timeout, a
+failed check) or a page did not load, 2 when no page had a playground or the command
+cannot run. A course's CI can so catch a lesson that an engine change broke.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from autograd_playground import server
+from autograd_playground.chromium import CHROMIUM_ARGS, ChromiumNotFoundError, find_chromium
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+EXIT_FAILED = 1
+EXIT_NOTHING_TO_CHECK = 2
+# How long a run may take when its playground has no `timeout` attribute of its own, in s.
+DEFAULT_TIMEOUT_S = 60.0
+# How long a page may take to load, and Python to start (or start again after a
+# stopped run), before the checker gives up on it.
+LOAD_S = 60
+BOOT_S = 120
+# The files a copy of the playground site holds: pages beside them are the site's own.
+SITE_MARKERS = ("site.json", "embed.js")
+
+# Gives each playground on the page without a valid `timeout` attribute the checker's,
+# so that the element itself stops a run that takes too long, and the page's Python goes
+# on to the next one.
+LIMIT_RUNS = """
+(defaultTimeout) => {
+  for (const el of document.querySelectorAll("autograd-playground")) {
+    if (!(Number(el.getAttribute("timeout")) > 0)) el.setAttribute("timeout", defaultTimeout);
+  }
+}
+"""
+# LIMIT_RUNS once the page is parsed, before its scripts run: before an `autorun` starts.
+LIMIT_AUTORUNS = """
+document.addEventListener("readystatechange", () => {
+  if (document.readyState === "interactive") (LIMIT_RUNS)(DEFAULT_TIMEOUT);
+});
+"""
+
+# Starts the page's Python and waits until it is ready, or failed, or `bootMs` passed;
+# says what stopped it starting, or null.
+START_PYTHON = """
+async (bootMs) => {
+  const runtime = document.querySelector("autograd-playground").runtime;
+  const settled = () => runtime.ready || runtime.phase.startsWith("failed");
+  runtime.start();
+  if (!settled()) {
+    await new Promise((resolve) => {
+      runtime.addEventListener("phase", () => settled() && resolve());
+      setTimeout(resolve, bootMs);
+    });
+  }
+  return runtime.ready ? null : runtime.phase;
+}
+"""
+
+# Runs the page's playground number `index` (from 0), or waits for its autorun, and says
+# how it ended. `guardMs` bounds the wait beyond its timeout, should Python never answer.
+RUN_PLAYGROUND = """
+async ([index, guardMs]) => {
+  const el = document.querySelectorAll("autograd-playground")[index];
+  const timeout = Number(el.getAttribute("timeout"));
+  let check = null;
+  el.addEventListener("check-end", (event) => (check = event.detail), { once: true });
+  const guard = new Promise((resolve) => setTimeout(resolve, guardMs + timeout * 1000, null));
+  const result = await Promise.race([el.run(), guard]);
+  return {
+    id: el.id || null,
+    timeout,
+    code: el.code,
+    status: result?.status ?? null,
+    error: result?.error ?? null,
+    line: result?.line ?? null,
+    phase: el.runtime?.phase ?? "",
+    check: el.dataset.check ?? null,
+    messages: check?.messages ?? [],
+  };
+}
+"""
+
+
+@dataclass
+class Outcome:
+    """How one playground ended. `status`: passed, error, timeout, check failed, or not run."""
+
+    index: int  # from 1, on its page
+    id: str | None
+    status: str
+    error: str | None = None  # the error's last line, or why it failed
+    line: int | None = None  # the learner's line that failed, and its text
+    code: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.status != "passed"
+
+
+@dataclass
+class PageReport:
+    page: str  # as the command line named it (a file's path, or the URL)
+    url: str
+    error: str | None = None  # why it could not be checked: it did not load, or crashed
+    playgrounds: list[Outcome] = field(default_factory=list)
+
+
+class CheckError(Exception):
+    """The check cannot run: the message says why."""
+
+
+class CourseHandler(server.Handler):
+    """The site's static files, cross-origin isolated (so that Stop interrupts Python
+    rather than restart it), quietly."""
+
+    quiet = True
+
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except ConnectionError:
+            pass  # the browser closed a page it was done with, mid-download
+
+
+@contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """Serve `folder` on localhost while in the block; yields its base URL."""
+    handler = functools.partial(CourseHandler, directory=str(folder))
+    with server.Server(("127.0.0.1", 0), handler) as course:
+        threading.Thread(target=course.serve_forever, daemon=True).start()
+        try:
+            yield f"http://127.0.0.1:{course.server_address[1]}/"
+        finally:
+            course.shutdown()
+
+
+def is_url(target: str) -> bool:
+    return target.startswith(("http://", "https://"))
+
+
+def course_pages(folder: Path) -> list[Path]:
+    """The .html files under `folder`, sorted, but for those in a copy of the site."""
+    def in_site(page: Path) -> bool:
+        below = page.relative_to(folder).parents[:-1]  # the folders between, not `folder`
+        return any(all((folder / inner / name).is_file() for name in SITE_MARKERS)
+                   for inner in below)
+    return sorted(page for page in folder.rglob("*.html") if not in_site(page))
+
+
+def pages_of(target: str) -> tuple[Path | None, list[tuple[str, str]]]:
+    """The folder to serve for `target` (None for a URL) and its pages, as (name, path
+    in that folder or URL) pairs."""
+    if is_url(target):
+        return None, [(target, target)]
+    path = Path(target)
+    if path.is_file():
+        return path.parent, [(target, quote(path.name))]
+    if not path.is_dir():
+        raise CheckError(f"{target}: no such file or folder, and not an http(s) URL")
+    pages = course_pages(path)
+    if not pages:
+        raise CheckError(f"{target}: no .html files in this folder")
+    return path, [(str(page), quote(page.relative_to(path).as_posix())) for page in pages]
+
+
+def first_line(message: str) -> str:
+    """A Playwright error's first line, without the call it names ("Page.goto: ")."""
+    return message.splitlines()[0].split(": ", 1)[-1]
+
+
+def last_line(text: str | None) -> str | None:
+    lines = [line for line in (text or "").splitlines() if line.strip()]
+    return lines[-1].strip() if lines else None
+
+
+def outcome(index: int, ran: dict) -> Outcome:
+    """An Outcome from what RUN_PLAYGROUND returned."""
+    mine = Outcome(index, ran["id"], "passed")
+    if ran["status"] is None:
+        mine.status, mine.error = "error", "no result: Python never answered"
+    elif ran["status"] == "stopped" and ran["phase"].startswith("failed"):
+        mine.status, mine.error = "error", f"Python did not start: {ran['phase']}"
+    elif ran["status"] == "stopped":
+        mine.status, mine.error = "timeout", f"ran past its timeout of {ran['timeout']:g} s"
+    elif ran["status"] == "error":
+        mine.status, mine.error, mine.line = "error", last_line(ran["error"]), ran["line"]
+        lines = ran["code"].splitlines()
+        if mine.line and mine.line <= len(lines):
+            mine.code = lines[mine.line - 1].strip()
+    elif ran["check"] == "failed":
+        mine.status = "check failed"
+        mine.error = "; ".join(map(str, ran["messages"])) or "a check failed"
+    return mine
+
+
+def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageReport:
+    """Open `url` in a fresh context and run its playgrounds one after the other."""
+    from playwright.sync_api import Error
+
+    report = PageReport(name, url)
+    context = browser.new_context()
+    context.add_init_script(script=LIMIT_AUTORUNS.replace("LIMIT_RUNS", LIMIT_RUNS)
+                            .replace("DEFAULT_TIMEOUT", json.dumps(timeout)))
+    try:
+        page = context.new_page()
+        try:
+            response = page.goto(url, wait_until="load", timeout=LOAD_S * 1000)
+        except Error as error:
+            report.error = f"did not load: {first_line(error.message)}"
+            return report
+        if response is not None and not response.ok:
+            report.error = f"did not load: HTTP {response.status} {response.status_text}"
+            return report
+        ids = page.evaluate(
+            "[...document.querySelectorAll('autograd-playground')].map(el => el.id || null)")
+        if ids and not page.evaluate("Boolean(customElements.get('autograd-playground'))"):
+            why = "<autograd-playground> is not defined: did the page's embed.js load?"
+            report.playgrounds = [Outcome(i + 1, id_, "not run", why) for i, id_ in enumerate(ids)]
+            return report
+        not_started = ids and page.evaluate(START_PYTHON, BOOT_S * 1000)
+        if not_started:
+            why = (f"Python did not start: {not_started}" if not_started.startswith("failed")
+                   else f"Python did not start within {BOOT_S} s (it was {not_started})")
+            report.playgrounds = [Outcome(i + 1, id_, "not run", why) for i, id_ in enumerate(ids)]
+            return report
+        python_gone = False  # then the page's other playgrounds cannot run
+        for i, id_ in enumerate(ids):
+            if python_gone:
+                report.playgrounds.append(Outcome(i + 1, id_, "not run",
+                                                  "Python failed on an earlier playground"))
+                continue
+            page.evaluate(LIMIT_RUNS, timeout)  # for playgrounds added since
+            ran = page.evaluate(RUN_PLAYGROUND, [i, BOOT_S * 1000])
+            report.playgrounds.append(outcome(i + 1, ran))
+            python_gone = ran["status"] is None or ran["phase"].startswith("failed")
+    except Error as error:  # the page crashed or closed
+        report.error = f"broke: {first_line(error.message)}"
+    finally:
+        context.close()
+    return report
+
+
+def where(report: PageReport, one: Outcome) -> str:
+    return f"{report.page}, playground {one.index}" + (f" ({one.id})" if one.id else "")
+
+
+def describe(reports: list[PageReport]) -> str:
+    """The report for people: each page, each failure, and a summary line."""
+    lines = []
+    for report in reports:
+        failed = [one for one in report.playgrounds if one.failed]
+        if report.error:
+            lines.append(f"FAIL {report.page}: {report.error}")
+        elif not report.playgrounds:
+            lines.append(f"--   {report.page}: no playgrounds")
+        else:
+            verdict = f"{len(failed)} failed" if failed else "all passed"
+            lines.append(f"{'FAIL' if failed else 'ok  '} {report.page}: "
+                         f"{count(len(report.playgrounds), 'playground')}, {verdict}")
+        for one in failed:
+            lines.append(f"     {where(report, one)}: {one.status}: {one.error}")
+            if one.line:
+                lines.append(f"       at line {one.line}: {one.code}")
+    lines.append(summary(reports))
+    return "\n".join(lines)
+
+
+def summary(reports: list[PageReport]) -> str:
+    playgrounds = [one for report in reports for one in report.playgrounds]
+    failed = sum(one.failed for one in playgrounds)
+    text = f"{count(len(playgrounds), 'playground')} on {count(len(reports), 'page')}, "
+    text += f"{failed} failed"
+    unchecked = sum(report.error is not None for report in reports)
+    if unchecked:
+        text += f"; {count(unchecked, 'page')} could not be checked"
+    return text
+
+
+def count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
+def exit_status(reports: list[PageReport]) -> int:
+    if any(report.error or any(one.failed for one in report.playgrounds)
+           for report in reports):
+        return EXIT_FAILED
+    if not any(report.playgrounds for report in reports):
+        return EXIT_NOTHING_TO_CHECK
+    return 0
+
+
+def as_json(reports: list[PageReport]) -> str:
+    playgrounds = [one for report in reports for one in report.playgrounds]
+    return json.dumps({
+        "exit_status": exit_status(reports),
+        "playgrounds": len(playgrounds),
+        "failed": sum(one.failed for one in playgrounds),
+        "pages": [{**asdict(report), "playgrounds": [
+            {**asdict(one), "failed": one.failed} for one in report.playgrounds]}
+            for report in reports],
+    }, indent=2)
+
+
+def check(targets: list[str], timeout: float) -> list[PageReport]:
+    """Check every page of `targets`, in one headless Chromium."""
+    found = [pages_of(target) for target in targets]
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise CheckError("the check needs Playwright: pip install "
+                         "'autograd-playground[check]'") from None
+    try:
+        chromium = find_chromium()
+    except ChromiumNotFoundError as missing:
+        raise CheckError(str(missing)) from None
+    reports: list[PageReport] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        for folder, pages in found:
+            if folder is None:
+                reports += [check_page(browser, name, url, timeout) for name, url in pages]
+                continue
+            with serving(folder) as base:
+                reports += [check_page(browser, name, base + path, timeout)
+                            for name, path in pages]
+        browser.close()
+    return reports
+
+
+def seconds(text: str) -> float:
+    """--timeout's value: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m autograd_playground check",
+        description="Run every playground of a course's pages in headless Chromium; list "
+                    "each that ends in an error or runs past its timeout.")
+    parser.add_argument("targets", nargs="+", metavar="URL_OR_DIR",
+                        help="a page's http(s) URL, an HTML file, or a folder of pages "
+                             "(served from localhost)")
+    parser.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT_S,
+                        help="seconds each run may take when its playground has no timeout "
+                             f"attribute (default: {DEFAULT_TIMEOUT_S:g})")
+    parser.add_argument("--json", action="store_true",
+                        help="print a machine-readable report instead")
+    args = parser.parse_intermixed_args(argv)
+    try:
+        reports = check(args.targets, args.timeout)
+    except CheckError as error:
+        print(f"autograd-playground check: {error}", file=sys.stderr)
+        return EXIT_NOTHING_TO_CHECK
+    print(as_json(reports) if args.json else describe(reports))
+    status = exit_status(reports)
+    if status == EXIT_NOTHING_TO_CHECK:
+        print("autograd-playground check: no playground on any page: is this the course's "
+              "built site?", file=sys.stderr)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

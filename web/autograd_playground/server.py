@@ -1,0 +1,110 @@
+"""A static server for the playground's site: the MIME types Pyodide needs, and the
+headers that let a course page on another origin load it. Standard library only:
+build.py serves dist/ with it, the package serves its own copy of the site."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import functools
+import http.server
+import socket
+import sys
+from pathlib import Path
+
+MIME_TYPES = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".py": "text/plain; charset=utf-8",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".gz": "application/gzip",
+}
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the MIME types Pyodide needs and, optionally, cross-origin isolation.
+
+    Isolation (COOP + COEP) makes SharedArrayBuffer available, which is what
+    lets Stop interrupt Python instead of restarting it. Every file may be
+    loaded by a course page on another origin: CORS for embed.js's module
+    imports and fetches, CORP so that a cross-origin isolated page may too.
+    """
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+    isolation = True
+    quiet = False
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Cross-Origin-Resource-Policy", "cross-origin")
+        self.send_header("Access-Control-Allow-Origin", "*")
+        if self.isolation:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+class Server(http.server.ThreadingHTTPServer):
+    """A threading HTTP server that owns its port. On Windows SO_REUSEADDR lets a second
+    server bind a port another is listening on (CPython gh-85307), so it is off there;
+    elsewhere it only lets a restarted server take its port back at once."""
+
+    allow_reuse_address = sys.platform != "win32"
+
+
+def make_server(directory: Path, port: int = 0, isolation: bool = True,
+                quiet: bool = False) -> Server:
+    """A server for `directory` on 127.0.0.1 (port 0 picks a free one)."""
+    handler = type("SiteHandler", (Handler,), {"isolation": isolation, "quiet": quiet})
+    return Server(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
+
+
+def free_port(after: int) -> int:
+    """The first free port after `after`, else 0 (which lets the system pick one)."""
+    for port in range(after + 1, min(after + 101, 65536)):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                pass
+    return 0
+
+
+def port_number(text: str) -> int:
+    """--port's value: a TCP port number."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
+    return int(text)
+
+
+def take_port(directory: Path, port: int, isolation: bool, program: str) -> Server:
+    """A server for `directory` on `port`, or stop, saying why as `program`: a busy port
+    comes with a free one to try."""
+    try:
+        return make_server(directory, port, isolation)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            sys.exit(f"{program}: port {port} is in use; try --port {free_port(port)}")
+        sys.exit(f"{program}: cannot serve on port {port}: {error.strerror}")
+
+
+def serve_until_interrupted(server: Server, isolation: bool) -> None:
+    """Say where `server` is, then serve until Ctrl+C."""
+    mode = "cross-origin isolated" if isolation else "without isolation headers"
+    directory = server.RequestHandlerClass.keywords["directory"]
+    print(f"serving {directory} ({mode}) at http://127.0.0.1:{server.server_address[1]}/",
+          flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

@@ -1,0 +1,115 @@
+// An exercise: a playground whose author wrote checks inside it (authored.js).
+// After each run its panel says that the code passed, or lists what failed in
+// the author's words; it gives the author's hints one at a time, on request,
+// and the solution, which replaces the code as one change that Ctrl+Z undoes
+// (until a run has failed, it asks first). A pass is remembered (progress.js).
+//
+// For host pages and tests: `data-check="passed|failed"` on the playground and
+// a "check-end" event (bubbling; detail: {passed, messages}) after each run.
+
+import { element } from "./dom.js";
+import { hasPassed, rememberPass } from "./progress.js";
+
+const NOT_CHECKED = {
+  error: "Your code ended with an error (see the output), so it was not checked.",
+  stopped: "The run was stopped, so your code was not checked.",
+};
+
+export class Exercise {
+  /**
+   * @param {{checks: string[], hints: DocumentFragment[], solution: string|null}} parts
+   * @param {HTMLElement} host the playground: its `code`, its `view` (the editor), its events
+   * @param {string} key where a pass is remembered
+   */
+  constructor({ checks, hints, solution }, host, key) {
+    this.checks = checks;
+    this.hints = hints;
+    this.solution = solution;
+    this.host = host;
+    this.key = key;
+    this.failed = false;
+    const button = (text, action) => {
+      const b = element("button", { type: "button", textContent: text });
+      b.addEventListener("click", action);
+      return b;
+    };
+    this.verdict = element("p", { className: "verdict" });
+    this.messages = element("ul", { className: "messages" });
+    this.note = element("p", { className: "note" });
+    this.hintList = element("ol", { className: "hints", ariaLabel: "Hints" });
+    this.hintButton = button("", () => this.showHint());
+    this.solutionButton = button("Show solution", () => this.askForSolution());
+    this.solutionButton.hidden = solution === null;
+    const question = "The solution will replace your code in the editor (Ctrl+Z brings yours back). "
+      + "Show it before you have tried?";
+    this.confirm = element("div", { className: "confirm", role: "group", ariaLabel: "Show the solution?" }, [
+      element("p", { textContent: question }),
+      button("Replace my code with the solution", () => this.loadSolution()),
+      button("Keep trying", () => this.closeConfirm()),
+    ]);
+    this.confirm.hidden = true;
+    this.root = element("div", { className: "exercise" }, [
+      element("div", { className: "feedback", role: "status" }, [this.verdict, this.messages, this.note]),
+      this.hintList,
+      element("div", { className: "exercise-actions" }, [this.hintButton, this.solutionButton]),
+      this.confirm,
+    ]);
+    this.updateHintButton();
+    if (hasPassed(key)) {
+      host.dataset.check = "passed";
+      this.say("Passed before, in this browser.");
+    } else {
+      this.say("Press Run to check your code.");
+    }
+  }
+
+  /** The run of `code` ended with `result`: show and announce the verdict. */
+  finish(result, code) {
+    const messages = result.check?.messages ?? [NOT_CHECKED[result.status] ?? NOT_CHECKED.error];
+    const passed = result.check?.passed === true;
+    this.failed ||= !passed;
+    this.host.dataset.check = passed ? "passed" : "failed";
+    if (passed) rememberPass(this.key, code);
+    this.say(passed ? "Passed: your code passes every check." : "Not yet:", messages);
+    this.host.dispatchEvent(new CustomEvent("check-end", { bubbles: true, detail: { passed, messages } }));
+  }
+
+  say(verdict, messages = []) {
+    this.note.textContent = "";
+    this.verdict.textContent = verdict;
+    this.messages.replaceChildren(...messages.map((text) => element("li", { textContent: text })));
+  }
+
+  showHint() {
+    const next = this.hints[this.hintList.children.length];
+    this.hintList.append(element("li", {}, [next.cloneNode(true)]));
+    this.updateHintButton();
+  }
+
+  updateHintButton() {
+    const shown = this.hintList.children.length;
+    this.hintButton.textContent = `Show a hint (${shown + 1} of ${this.hints.length})`;
+    this.hintButton.hidden = shown === this.hints.length;
+  }
+
+  /** After a failed run the solution comes at once; before, only once confirmed. */
+  askForSolution() {
+    if (this.failed) return this.loadSolution();
+    this.confirm.hidden = false;
+    this.confirm.querySelector("button").focus();
+  }
+
+  closeConfirm() {
+    this.confirm.hidden = true;
+    this.solutionButton.focus();
+  }
+
+  /** The solution in the editor, as one change that Ctrl+Z undoes. */
+  loadSolution() {
+    this.confirm.hidden = true;
+    this.host.code = this.solution;
+    this.note.textContent =
+      "The solution is in the editor: press Run to check it, or Ctrl+Z to have your code back.";
+    this.host.view?.focus();
+  }
+}
