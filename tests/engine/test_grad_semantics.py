@@ -1,4 +1,5 @@
-"""Reuse accumulates, Backward is idempotent, ZeroGrad clears, copies are independent."""
+"""Reuse accumulates, Backward is idempotent and leaves one root's grads, ZeroGrad clears, copies
+are independent."""
 
 import sys
 
