@@ -1,7 +1,9 @@
 """The engine against micrograd 0.1.0, side by side in one run: prints ratios.
 
 1. one training step of micrograd's moons demo network, MLP(2, [16, 16, 1]) on 100 points
-   (forward, max-margin loss with L2, backward), median of interleaved repeats;
+   (forward, max-margin loss with L2, backward), median of interleaved repeats: with
+   Python's cyclic garbage collector off for both (the cost per node), then on (as users
+   run it: micrograd's closures make reference cycles the collector keeps chasing);
 2. bytes per node of that step's graph (tracemalloc);
 3. a 1,000,000-node chain: build and backward.
 
@@ -98,15 +100,21 @@ def timed(fn: Callable[[], Any]) -> float:
     return time.perf_counter() - start
 
 
-def step_times(ours: OurStep, theirs: MicrogradStep) -> tuple[float, float]:
-    """Median seconds per step. Each engine runs a few steps in a row, as in training (so
-    it pays for its own garbage, not the other's); the blocks alternate so drift hits both."""
+def step_times(ours: OurStep, theirs: MicrogradStep, collector: bool) -> tuple[float, float]:
+    """Median seconds per step, with the cyclic garbage collector on or off while timing.
+    Each engine runs a few steps in a row, as in training (so it pays for its own garbage,
+    not the other's); the blocks alternate so drift hits both."""
     times: dict[Any, list[float]] = {ours: [], theirs: []}
     for _ in range(ROUNDS):
         for step in (ours, theirs):
             gc.collect()
             step()
-            times[step] += [timed(step) for _ in range(STEPS_PER_ROUND)]
+            if not collector:
+                gc.disable()
+            try:
+                times[step] += [timed(step) for _ in range(STEPS_PER_ROUND)]
+            finally:
+                gc.enable()
     return statistics.median(times[ours]), statistics.median(times[theirs])
 
 
@@ -150,15 +158,18 @@ def micrograd_chain() -> str:
 def main() -> None:
     data = make_moons(POINTS, 0.1, random.Random(1))
     ours, theirs = OurStep(*data), MicrogradStep(*data)
-    t_ours, t_theirs = step_times(ours, theirs)
+    times = {collector: step_times(ours, theirs, collector) for collector in (False, True)}
     steps = ROUNDS * STEPS_PER_ROUND
     print(f"python {sys.version.split()[0]}, micrograd 0.1.0, median of {steps} steps")
     print(
         f"1. training step, MLP(2, [16, 16, 1]) on {POINTS} points "
         f"({ours.nodes()} nodes here, {theirs.nodes()} in micrograd):"
     )
-    print(f"   engine {t_ours * 1e3:.1f} ms, micrograd {t_theirs * 1e3:.1f} ms, "
-          f"{t_theirs / t_ours:.1f}x faster (target >= 20x)")
+    for collector, target in ((False, 3), (True, 20)):
+        t_ours, t_theirs = times[collector]
+        print(f"   collector {'on ' if collector else 'off'}: engine {t_ours * 1e3:.1f} ms, "
+              f"micrograd {t_theirs * 1e3:.1f} ms, "
+              f"{t_theirs / t_ours:.1f}x faster (target >= {target}x)")
     b_ours, b_theirs = bytes_per_node(ours), bytes_per_node(theirs)
     print(f"2. memory: engine {b_ours:.0f} B/node, micrograd {b_theirs:.0f} B/node, "
           f"ratio {b_ours / b_theirs:.2f} (target <= 0.25)")
