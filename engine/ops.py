@@ -81,7 +81,9 @@ class Div(NamedTuple):
     def backward(nodes: list[Value], out: Value) -> None:
         b = nodes[out._b]
         nodes[out._a].grad += ieee_div(out.grad, b.data)  # d(a/b)/da = 1/b
-        b.grad -= ieee_div(out.grad * out.data, b.data)  # d(a/b)/db = -a/b² = -out/b
+        # d(a/b)/db = -a/b² = -out/b, as torch orders it: out/b first, so a grad that
+        # underflowed to 0 times an out/b that overflowed is nan, not a silent 0.0
+        b.grad -= out.grad * ieee_div(out.data, b.data)
 
 
 def VDiv(g: Graph, a: int, b: int) -> int:
@@ -119,17 +121,17 @@ class Pow(NamedTuple):
     def backward(nodes: list[Value], out: Value) -> None:
         a = nodes[out._a]
         k = out._b
-        a.grad += out.grad * k * ieee_pow(a.data, k - 1)  # d(a**k)/da = k * a**(k-1)
+        if k != 0:  # a**0 is constant: grad 0 for every a, 0 and nan included (as torch)
+            a.grad += out.grad * (k * ieee_pow(a.data, k - 1))  # d(a**k)/da = k * a**(k-1)
 
 
 def VPow(g: Graph, a: int, k: float) -> int:
     x = unary_data(g, "VPow", a)
     if type(k) not in (int, float):
         raise TypeError(f"VPow: the exponent must be a number (int or float), got {k!r}")
-    y = ieee_pow(x, k)
-    if math.isnan(y) and not math.isnan(x):
+    if x < 0 and math.isfinite(k) and not float(k).is_integer():  # -inf too (C's pow: +inf)
         raise ValueError(f"VPow: node {a} (data {x!r}) to the power {k!r} is not a real number")
-    return push(g, y, Pow, a, k)
+    return push(g, ieee_pow(x, k), Pow, a, k)
 
 
 @variant
@@ -145,7 +147,11 @@ class Exp(NamedTuple):
 
 def VExp(g: Graph, a: int) -> int:
     x = unary_data(g, "VExp", a)
-    return push(g, math.exp(x) if x < 700.0 else math.inf if x == x else x, Exp, a)
+    try:
+        y = math.exp(x)
+    except OverflowError:  # where float64 overflows: x > log(DBL_MAX) ≈ 709.78
+        y = math.inf
+    return push(g, y, Exp, a)
 
 
 @variant
@@ -191,8 +197,8 @@ class Relu(NamedTuple):
 
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:
-        if out.data > 0:
-            nodes[out._a].grad += out.grad  # d(relu a)/da = 1 if a > 0 else 0
+        if not out.data <= 0:  # d(relu a)/da = 1 if a > 0 else 0; nan passes (as torch)
+            nodes[out._a].grad += out.grad
 
 
 def VRelu(g: Graph, a: int) -> int:
@@ -209,15 +215,15 @@ class Sigmoid(NamedTuple):
     @staticmethod
     def backward(nodes: list[Value], out: Value) -> None:
         s = out.data
-        nodes[out._a].grad += out.grad * s * (1.0 - s)  # d(σ(a))/da = σ(a) * (1 - σ(a))
+        nodes[out._a].grad += out.grad * (1.0 - s) * s  # d(σ(a))/da = σ(a) * (1 - σ(a))
 
 
 def VSigmoid(g: Graph, a: int) -> int:
     x = unary_data(g, "VSigmoid", a)
     if x >= 0:
         y = 1.0 / (1.0 + math.exp(-x))
-    else:  # the same value, written so exp never overflows
-        e = math.exp(x) if x > -700.0 else 0.0
+    else:  # the same value, written so exp never overflows: exact down to subnormals
+        e = math.exp(x)  # nan stays nan
         y = e / (1.0 + e)
     return push(g, y, Sigmoid, a)
 
