@@ -5,6 +5,7 @@
                                     build, then serve dist/ on localhost
     python build.py dist            build dist/, then the authors' package's wheel
     python build.py test            install the test tools, build, run ruff and pytest
+                                    (tests/engine in Pyodide under Node too)
     python build.py screenshot      build, then write docs/screenshot.png and docs/graph.png
     python build.py bench           build, then run bench/engine.py and bench/page.py
 
@@ -74,11 +75,20 @@ PYODIDE_FILES = [
     "pyodide-lock.json",
 ]
 # Files copied from web/ to the top of dist/ as they are.
-STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "worker.js",
-                "python-files.js"]
+STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "embed.css",
+                "worker.js", "python-files.js"]
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
 # (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"
+# Python in Pyodide under Node, for the engine's tests and bench/engine.py: the script that
+# runs it, and the pinned wheels it unpacks beside the engine's.
+PYODIDE_RUN = ROOT / "tests" / "pyodide" / "run.mjs"
+PYODIDE_REQUIREMENTS = ROOT / "tests" / "pyodide" / "requirements.txt"
+# The engine's tests left out of their run in Pyodide, each with its reason.
+LEFT_OUT_IN_PYODIDE = {
+    "tests/engine/test_packaging.py::test_the_wheel_is_pure_typed_and_dependency_free":
+        "it builds the wheel with pip in a subprocess, and Pyodide cannot start processes",
+}
 
 
 def run(*cmd: str | Path, cwd: Path = ROOT) -> None:
@@ -219,18 +229,44 @@ def package_wheel(python: Path) -> Path:
     return pip_wheel(python, project, PACKAGES)
 
 
-def micropip_wheel(python: Path) -> Path:
-    """Fetch micropip's wheel, pinned and hash-checked, for Pyodide's Python version."""
+def pyodide_wheels(python: Path, requirements: Path, out: Path) -> list[Path]:
+    """Fetch the wheels a requirements file pins, hash-checked, for Pyodide's Python
+    version, into a fresh `out`."""
     lock = json.loads((WEB / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())
-    out = BUILD / "micropip"
     shutil.rmtree(out, ignore_errors=True)
     run(
         python, "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
         "--only-binary=:all:", f"--python-version={lock['info']['python']}",
-        "-r", WEB / "micropip-requirements.txt", "-d", out,
+        "-r", requirements, "-d", out,
     )
-    (wheel,) = out.glob("micropip-*.whl")
+    return sorted(out.glob("*.whl"))
+
+
+def micropip_wheel(python: Path) -> Path:
+    """micropip's wheel, for the site."""
+    (wheel,) = pyodide_wheels(python, WEB / "micropip-requirements.txt", BUILD / "micropip")
     return wheel
+
+
+def in_pyodide(python: Path, copy: list[str], *argv: str) -> list[str | Path]:
+    """The command that runs `argv` (a script, or -m and a module, and its arguments) in
+    the built site's Pyodide under Node, with the built engine's wheel and those of
+    PYODIDE_REQUIREMENTS in site-packages, and `copy` (paths under ROOT) in its folder."""
+    site = json.loads((DIST / "site.json").read_text())
+    wheels = [DIST / site["engine"],
+              *pyodide_wheels(python, PYODIDE_REQUIREMENTS, BUILD / "pyodide-wheels")]
+    return [need("node", "nodejs"), PYODIDE_RUN, DIST / "pyodide",
+            *(arg for wheel in wheels for arg in ("--wheel", wheel)),
+            *(arg for path in copy for arg in ("--copy", path)), "--", *argv]
+
+
+def engine_tests_in_pyodide(python: Path) -> None:
+    """Run tests/engine in Pyodide, where learners run the engine, but LEFT_OUT_IN_PYODIDE."""
+    for test, reason in LEFT_OUT_IN_PYODIDE.items():
+        print(f"build.py: left out in Pyodide: {test}: {reason}", flush=True)
+    deselect = [arg for test in LEFT_OUT_IN_PYODIDE for arg in ("--deselect", test)]
+    copy = ["pyproject.toml", "tests/__init__.py", "tests/engine", "examples"]
+    run(*in_pyodide(python, copy, "-m", "pytest", "tests/engine", *deselect))
 
 
 def npm_ci() -> None:
@@ -359,6 +395,7 @@ def test() -> None:
               "Linux only; running the rest", flush=True)
         skip = ["--ignore", str(ROOT / "tests" / "web" / "engines")]
     run(python, "-m", "ruff", "check", ".")
+    engine_tests_in_pyodide(python)
     # One test process per core (the other engines' tests in one of them: see
     # tests/web/engines/test_smoke.py); --durations: the slowest tests, to keep in view.
     run(python, "-m", "pytest", "tests", "-n", "auto", "--dist", "loadgroup",

@@ -98,8 +98,8 @@ def chain_rule(nodes: list[Value], root: int, seed: float) -> list[float]:
             a = v._a
             if a >= i:
                 break
-            if v.data > 0:
-                grads[a] += grads[i]  # d(relu a)/da = 1 if a > 0 else 0
+            if not v.data <= 0:  # d(relu a)/da = 1 if a > 0 else 0; nan passes (as torch)
+                grads[a] += grads[i]
             needed[a] = True
         elif kind is Tanh:
             a = v._a
@@ -122,14 +122,15 @@ def chain_rule(nodes: list[Value], root: int, seed: float) -> list[float]:
             if a >= i:
                 break
             k = v._b
-            grads[a] += grads[i] * k * ieee_pow(nodes[a].data, k - 1)  # d(a**k)/da = k * a**(k-1)
+            if k != 0:  # a**0 is constant: grad 0 for every a, 0 and nan included (as torch)
+                grads[a] += grads[i] * (k * ieee_pow(nodes[a].data, k - 1))  # k * a**(k-1)
             needed[a] = True
         elif kind is Sigmoid:
             a = v._a
             if a >= i:
                 break
             s = v.data
-            grads[a] += grads[i] * s * (1.0 - s)  # d(σ(a))/da = σ(a) * (1 - σ(a))
+            grads[a] += grads[i] * (1.0 - s) * s  # d(σ(a))/da = σ(a) * (1 - σ(a))
             needed[a] = True
         elif kind is Exp:
             a = v._a
@@ -151,7 +152,9 @@ def chain_rule(nodes: list[Value], root: int, seed: float) -> list[float]:
             grad = grads[i]
             y = nodes[b].data
             grads[a] += ieee_div(grad, y)  # d(a/b)/da = 1/b
-            grads[b] -= ieee_div(grad * v.data, y)  # d(a/b)/db = -a/b² = -out/b
+            # d(a/b)/db = -a/b² = -out/b, as torch orders it: out/b first, so a grad that
+            # underflowed to 0 times an out/b that overflowed is nan, not a silent 0.0
+            grads[b] -= grad * ieee_div(v.data, y)
             needed[a] = needed[b] = True
         elif kind is Log:
             a = v._a

@@ -168,11 +168,10 @@ def VPow(g: Graph, a: int, k: float) -> int:
     if type(k) not in (int, float):
         raise TypeError(f"VPow: the exponent must be a number (int or float), got {k!r}")
     x = nodes[a].data
-    y = ieee_pow(x, k)
-    if math.isnan(y) and not math.isnan(x):
+    if x < 0 and math.isfinite(k) and not float(k).is_integer():  # -inf too (C's pow: +inf)
         raise ValueError(f"VPow: node {a} (data {x!r}) to the power {k!r} is not a real number")
     v = Node()
-    v.data = y
+    v.data = ieee_pow(x, k)
     v.grad = 0.0
     v.label = None
     v._kind = Pow
@@ -196,9 +195,12 @@ def VExp(g: Graph, a: int) -> int:
     n = len(nodes)
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VExp", a=a)
-    x = nodes[a].data
+    try:
+        y = math.exp(nodes[a].data)
+    except OverflowError:  # where float64 overflows: x > log(DBL_MAX) ≈ 709.78
+        y = math.inf
     v = Node()
-    v.data = math.exp(x) if x < 700.0 else math.inf if x == x else x
+    v.data = y
     v.grad = 0.0
     v.label = None
     v._kind = Exp
@@ -304,8 +306,8 @@ def VSigmoid(g: Graph, a: int) -> int:
     x = nodes[a].data
     if x >= 0:
         y = 1.0 / (1.0 + math.exp(-x))
-    else:  # the same value, written so exp never overflows
-        e = math.exp(x) if x > -700.0 else 0.0
+    else:  # the same value, written so exp never overflows: exact down to subnormals
+        e = math.exp(x)  # nan stays nan
         y = e / (1.0 + e)
     v = Node()
     v.data = y

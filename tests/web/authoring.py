@@ -114,3 +114,13 @@ def authored_attributes(page: Page) -> list[dict[str, str]]:
         "els => els.map(e => Object.fromEntries([...e.attributes].map(a => [a.name, a.value])))")
     return [{name: value for name, value in attributes.items() if name in ATTRIBUTES}
             for attributes in every]
+
+
+def looks_before_the_script(page: Page, url: str) -> dict[str, str]:
+    """How the page's first playground looks when embed.js never loads: its code, as code."""
+    page.route("**/embed.js", lambda route: route.abort())
+    page.goto(url)
+    return page.locator("autograd-playground").first.evaluate(
+        "el => ({whiteSpace: getComputedStyle(el).whiteSpace,"
+        " font: getComputedStyle(el).fontFamily,"
+        " defined: String(!!customElements.get(el.localName))})")

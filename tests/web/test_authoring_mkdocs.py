@@ -15,6 +15,7 @@ from tests.web.authoring import (
     authored_attributes,
     authors_wheel,
     docs_venv,
+    looks_before_the_script,
     requests_elsewhere,
     run_every_playground,
     serving,
@@ -64,6 +65,12 @@ def test_each_fence_becomes_a_playground_that_runs(course, new_context):
         {"id": "md-ops", "readonly": "", "hide-table": "", "timeout": "10"},
     ]
     assert elsewhere == []
+
+
+def test_before_the_script_loads_a_playground_shows_its_code_as_code(course, new_context):
+    page = new_context().new_page()
+    assert looks_before_the_script(page, course) == {
+        "whiteSpace": "pre", "font": "ui-monospace, monospace", "defined": "false"}
 
 
 def test_playgrounds_on_pages_swapped_in_by_instant_navigation_run(course, new_context):

@@ -12,6 +12,7 @@ from tests.web.authoring import (
     authors_wheel,
     build_sphinx,
     docs_venv,
+    looks_before_the_script,
     requests_elsewhere,
     run_every_playground,
     serving,
@@ -62,6 +63,12 @@ def test_the_myst_page_runs_each_playground_with_its_attributes(course, new_cont
         "myst-topo": {"state": "done", "output": None, "rows": 4},
     }
     assert elsewhere == []
+
+
+def test_before_the_script_loads_a_playground_shows_its_code_as_code(course, new_context):
+    page = new_context().new_page()
+    assert looks_before_the_script(page, course + "data-model.html") == {
+        "whiteSpace": "pre", "font": "ui-monospace, monospace", "defined": "false"}
 
 
 def test_only_pages_with_a_playground_load_the_script(course, new_context):

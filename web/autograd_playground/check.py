@@ -17,7 +17,8 @@ import functools
 import json
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -332,6 +333,13 @@ def check(targets: list[str], timeout: float) -> list[PageReport]:
         chromium = find_chromium()
     except ChromiumNotFoundError as missing:
         raise CheckError(str(missing)) from None
+    return in_own_thread(functools.partial(check_all, sync_playwright, chromium, found,
+                                           timeout))
+
+
+def check_all(sync_playwright: Callable, chromium: Path,
+              found: list[tuple[Path | None, list[tuple[str, str]]]],
+              timeout: float) -> list[PageReport]:
     reports: list[PageReport] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
@@ -344,6 +352,13 @@ def check(targets: list[str], timeout: float) -> list[PageReport]:
                             for name, path in pages]
         browser.close()
     return reports
+
+
+def in_own_thread(work: Callable[[], list[PageReport]]) -> list[PageReport]:
+    """Run `work` in a thread of its own: Playwright's sync API refuses a thread whose
+    asyncio loop runs, as a notebook's does (or a test process that drives a browser)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(work).result()
 
 
 def seconds(text: str) -> float:
