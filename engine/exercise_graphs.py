@@ -70,6 +70,8 @@ def exercise_graphs(ops: Iterable[type], count: int, seed: int) -> list[Exercise
     unknown = [op for op in ops if op not in FORWARD]
     binary = [op for op in ops if op in BINARY]
     unary = [op for op in ops if op in UNARY]
+    if type(count) is not int or count < 1:
+        raise ValueError(f"the number of graphs must be an int of 1 or more, got {count!r}")
     if unknown or not binary or not unary:
         names = ", ".join(getattr(op, "__name__", repr(op)) for op in unknown)
         raise ValueError(

@@ -267,11 +267,13 @@ def test_the_graphs_are_seeded_and_cover_the_usual_mistakes():
     assert ops == {Add, Mul, Tanh}
 
 
-def test_ops_the_graphs_cannot_use():
+def test_graphs_the_checks_cannot_make():
     with pytest.raises(ValueError, match=r"and no others \(not Relu\)"):
         check_grads(Backward, ops=(Add, Tanh, engine.Relu))
     with pytest.raises(ValueError, match="one or more of Neg, Tanh, Sigmoid"):
         check_grads(Backward, ops=(Add, Mul))
+    with pytest.raises(ValueError, match="graphs must be an int of 1 or more, got 0"):
+        check_topo_sort(TopoSort, graphs=0)
 
 
 # check_topo_sort
