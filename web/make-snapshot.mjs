@@ -32,7 +32,33 @@ const pyodide = await loadPyodide({
 });
 // Nothing of JavaScript may be held by Python when its memory is saved.
 pyodide.runPython(`import ${site.runner.module}, gc; gc.collect()`);
+zeroFreeMemory(pyodide._module);
 const memory = pyodide.makeMemorySnapshot();
 const gzipped = gzipSync(memory, { level: constants.Z_BEST_COMPRESSION });
 await writeFile(join(dist, "snapshot", "memory.gz"), gzipped);
 console.log(`snapshot: ${(memory.length / 1e6).toFixed(1)} MB, gzipped ${(gzipped.length / 1e6).toFixed(1)} MB`);
+
+/**
+ * Zero the memory malloc holds free (2.8 MB of 11.5 MB: what Pyodide's boot
+ * freed, still holding its old bytes), which gzip then squeezes to nothing: a
+ * snapshot a sixth smaller. Pyodide's Python allocates with malloc alone (it
+ * is built without pymalloc), so this is all the heap's free memory. Taking
+ * every free block, largest first, without growing the heap (its footprint
+ * capped), then freeing them all, leaves the same memory free.
+ */
+function zeroFreeMemory(module) {
+  const limit = module._malloc_footprint_limit();
+  module._malloc_set_footprint_limit(module._malloc_footprint());
+  const taken = [];
+  for (let size = 2 ** 24; size >= 16; ) {
+    const block = module._malloc(size);
+    if (block) {
+      module.HEAPU8.fill(0, block, block + size);
+      taken.push(block);
+    } else {
+      size /= 2;
+    }
+  }
+  for (const block of taken.reverse()) module._free(block);
+  module._malloc_set_footprint_limit(limit);
+}
