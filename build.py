@@ -396,9 +396,12 @@ def make_snapshot(engine: Path) -> None:
     folder.mkdir()
     (folder / "files.json").write_text(json.dumps(snapshot_files(engine)))
     run(need("node", "nodejs"), WEB / "make-snapshot.mjs", DIST)
-    digest = hashlib.sha256((folder / "memory.gz").read_bytes()).hexdigest()
+    gzipped = (folder / "memory.gz").read_bytes()
     manifest = json.loads((DIST / "site.json").read_text())
-    manifest["snapshot"] = {"memory": "snapshot/memory.gz", "sha256": digest,
+    manifest["snapshot"] = {"memory": "snapshot/memory.gz",
+                            "sha256": hashlib.sha256(gzipped).hexdigest(),
+                            # Inflated (gzip's trailer has it), for the worker's buffer.
+                            "size": int.from_bytes(gzipped[-4:], "little"),
                             "files": "snapshot/files.json"}
     write_site_json(manifest)
 

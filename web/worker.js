@@ -20,11 +20,14 @@
 // relative to this file, so the site works under any path, and none leaves
 // the site's origin.
 
-import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { writePythonFiles } from "./python-files.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const MENTIONS_MICROPIP = /\bmicropip\b/;
+
+// Asked for first, before Pyodide's own script: what to fetch next depends on it.
+const siteJson = fetch(here("site.json")).then((r) => r.json());
+const pyodideModule = import("./pyodide/pyodide.mjs");
 
 let pyodide = null;
 let runner = null;
@@ -40,38 +43,52 @@ serve();
 // the runner already imported; when it cannot (no snapshot, a damaged or stale
 // one, a restore that fails), it boots fresh and the console says why.
 async function boot() {
-  const site = await fetch(here("site.json")).then((r) => r.json());
+  const site = await siteJson;
+  const { loadPyodide } = await pyodideModule;
   try {
-    await restore(site);
+    await restore(site, loadPyodide);
   } catch (error) {
     console.warn(`Python boots without its snapshot: ${error.message}`);
-    await bootFresh(site);
+    await bootFresh(site, loadPyodide);
   }
   runner = pyodide.pyimport(site.runner.module); // imports the engine, once
   return site;
 }
 
-/** Restore Python's memory, then put back its files (the snapshot holds none). */
-async function restore(site) {
+/**
+ * Restore Python's memory, then put back its files (the snapshot holds none).
+ * Pyodide waits for a snapshot's bytes before it compiles its wasm, so it is
+ * handed an empty buffer of the snapshot's size at once, which is filled while
+ * the wasm compiles and the standard library downloads: Pyodide reads the bytes
+ * only after fsInit, which waits for them.
+ */
+async function restore(site, loadPyodide) {
   if (!site.snapshot) throw new Error("this build has no snapshot");
   // Both found before Pyodide starts fetching its own files: without a snapshot,
   // booting fresh then downloads them once, not twice.
-  const [response, files] = await Promise.all([
+  const [response, filesResponse] = await Promise.all([
     snapshotPart(site.snapshot.memory),
-    snapshotPart(site.snapshot.files).then((r) => r.json()),
+    snapshotPart(site.snapshot.files),
   ]);
-  const memory = snapshotMemory(response, site.snapshot);
+  const files = filesResponse.json();
+  const memory = new Uint8Array(site.snapshot.size);
+  const filled = fillSnapshot(response, memory, site.snapshot);
   pyodide = await loadPyodide({
     indexURL: here("pyodide/"),
     _loadSnapshot: memory,
-    fsInit: async (FS, info) => writePythonFiles(FS, info, files),
-  }).catch((error) => {
-    if (error instanceof UnusableSnapshot) throw error;
+    fsInit: async (FS, info) => {
+      // Pyodide restores the memory after this; bytes that failed their check are
+      // wiped first, so that restoring refuses them.
+      await filled.catch(() => memory.fill(0));
+      writePythonFiles(FS, info, await files);
+    },
+  }).catch(async (error) => {
+    await filled; // a snapshot that is missing or damaged says so
     throw new Error(`restoring it failed: ${String(error.message ?? error).split("\n")[0]}`);
   });
-  // Pyodide keeps its options, and with them the 31 MB of memory restored, for
-  // as long as it lives: let them go.
-  (await memory).buffer.transfer(0);
+  // Pyodide keeps its options, and with them the memory restored, for as long
+  // as it lives: let it go.
+  memory.buffer.transfer(0);
   // The snapshot froze the random generator's state: without this, `random`
   // would give the same numbers on every load.
   pyodide.runPython("import random; random.seed()");
@@ -86,22 +103,41 @@ async function snapshotPart(path) {
   return response;
 }
 
-/** The snapshot's memory, checked against the hash site.json has for it, inflated. */
-async function snapshotMemory(response, { memory, sha256 }) {
-  const gzipped = await response.arrayBuffer();
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", gzipped));
+/**
+ * Inflate the snapshot into `memory` as it downloads, and check it against the
+ * hash site.json has for it once it is all in.
+ */
+async function fillSnapshot(response, memory, { memory: path, sha256 }) {
+  const [download, gzipped] = response.body.tee();
+  const inflated = inflateInto(download.pipeThrough(new DecompressionStream("gzip")), memory)
+    .then(() => null, (error) => error);
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", await new Response(gzipped).arrayBuffer()),
+  );
   const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
   if (hex !== sha256) {
-    throw new UnusableSnapshot(`${memory} is corrupt, or from another build (its SHA-256 differs)`);
+    throw new UnusableSnapshot(`${path} is corrupt, or from another build (its SHA-256 differs)`);
   }
-  const inflated = new Blob([gzipped]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(inflated).arrayBuffer());
+  const error = await inflated;
+  if (error) throw new UnusableSnapshot(`${path} could not be inflated: ${error.message}`);
+}
+
+/** Copy the stream's bytes into `memory`, which they must fill exactly. */
+async function inflateInto(stream, memory) {
+  const reader = stream.getReader();
+  let at = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    if (at + chunk.value.length > memory.length) throw new Error("it is larger than site.json says");
+    memory.set(chunk.value, at);
+    at += chunk.value.length;
+  }
+  if (at !== memory.length) throw new Error("it is smaller than site.json says");
 }
 
 // The engine's wheel is unpacked straight into site-packages, as micropip
 // would for a pure-Python wheel with no dependencies, but without importing
 // micropip first: that import alone costs about a tenth of Pyodide's boot.
-async function bootFresh(site) {
+async function bootFresh(site, loadPyodide) {
   const engine = fetch(here(site.engine)).then((r) => r.arrayBuffer());
   const runnerFiles = site.runner.files.map((name) =>
     fetch(here(name)).then(async (r) => [name, await r.text()]),

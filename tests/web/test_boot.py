@@ -65,12 +65,14 @@ def test_python_starts_from_the_snapshot_and_not_from_the_wheel(new_context, sit
          "snapshot/memory.gz is missing (HTTP 404)"),
         (lambda context: context.route(SNAPSHOT, lambda route: route.fulfill(body=b"\x1f\x8b??")),
          "snapshot/memory.gz is corrupt, or from another build (its SHA-256 differs)"),
+        (lambda context: serve_snapshot(context, gzip.compress(b"not all of Python's memory")),
+         "snapshot/memory.gz could not be inflated: it is smaller than site.json says"),
         (lambda context: serve_snapshot(context, altered_snapshot(slice(16, 20))),
          "restoring it failed: Snapshot build id mismatch"),
         (lambda context: serve_snapshot(context, altered_snapshot(slice(0, 4))),
          "restoring it failed: Snapshot has invalid magic number"),
     ],
-    ids=["missing", "corrupt", "another-build", "not-a-snapshot"],
+    ids=["missing", "corrupt", "short", "another-build", "not-a-snapshot"],
 )
 def test_without_a_usable_snapshot_python_boots_fresh_and_says_why(new_context, site, serve,
                                                                     why):
