@@ -71,7 +71,7 @@ PYODIDE_FILES = [
 ]
 # Files copied from web/ to the top of dist/ as they are.
 STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "worker.js",
-                "python-files.js"]
+                "python-files.js", "static-data.js"]
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
 # (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"

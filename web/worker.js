@@ -21,6 +21,7 @@
 // the site's origin.
 
 import { writePythonFiles } from "./python-files.js";
+import { staticData, xorStaticData } from "./static-data.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const MENTIONS_MICROPIP = /\bmicropip\b/;
@@ -28,6 +29,7 @@ const MENTIONS_MICROPIP = /\bmicropip\b/;
 // Asked for first, before Pyodide's own script: what to fetch next depends on it.
 const siteJson = fetch(here("site.json")).then((r) => r.json());
 const pyodideModule = import("./pyodide/pyodide.mjs");
+const emscriptenScript = import("./pyodide/pyodide.asm.mjs");
 
 let pyodide = null;
 let runner = null;
@@ -60,7 +62,8 @@ async function boot() {
  * Pyodide waits for a snapshot's bytes before it compiles its wasm, so it is
  * handed an empty buffer of the snapshot's size at once, which is filled while
  * the wasm compiles and the standard library downloads: Pyodide reads the bytes
- * only after fsInit, which waits for them.
+ * only after fsInit, which waits for them (and undoes the difference the static
+ * data is stored as: static-data.js).
  */
 async function restore(site, loadPyodide) {
   if (!site.snapshot) throw new Error("this build has no snapshot");
@@ -73,13 +76,22 @@ async function restore(site, loadPyodide) {
   const files = filesResponse.json();
   const memory = new Uint8Array(site.snapshot.size);
   const filled = fillSnapshot(response, memory, site.snapshot);
+  const { default: createPyodideModule } = await emscriptenScript;
+  let emscriptenModule = null;
   pyodide = await loadPyodide({
     indexURL: here("pyodide/"),
     _loadSnapshot: memory,
+    // Emscripten's module is made of these settings: kept, to read its memory in fsInit.
+    createPyodideModule: (settings) => {
+      emscriptenModule = settings;
+      return createPyodideModule(settings);
+    },
     fsInit: async (FS, info) => {
       // Pyodide restores the memory after this; bytes that failed their check are
       // wiped first, so that restoring refuses them.
-      await filled.catch(() => memory.fill(0));
+      const usable = await filled.then(() => true, () => false);
+      if (usable) xorStaticData(memory, staticData(emscriptenModule));
+      else memory.fill(0);
       writePythonFiles(FS, info, await files);
     },
   }).catch(async (error) => {
