@@ -7,11 +7,12 @@
 // worker's global `postMessage` and `message` events (`import js`), so after
 // boot nothing is said or heard there, and what it posts reaches no listener.
 //
-// Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer}
+// Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer,
+//                 wasm?: WebAssembly.Module}   Pyodide's, compiled for the worker before
 // Port in:       {type: "run", id, code}
 //                {type: "ping", id}           answered once every message before it is handled
 // Port out:      {type: "phase", phase}       "installing the engine" (after a fresh boot)
-//                {type: "ready"}
+//                {type: "ready", wasm}        wasm: Pyodide's WebAssembly.Module, or null
 //                {type: "output", id, batch}  JSON of [[stream, text], ...]
 //                {type: "result", id, result} JSON from playground_runner.run
 //                {type: "pong", id}
@@ -35,6 +36,7 @@ let pyodide = null;
 let runner = null;
 let interrupt = null;
 let micropip = null;
+let compiledWasm = null; // restored from, kept by the page for Stop's restart
 const booted = new Promise((resolve) =>
   addEventListener("message", ({ data }) => resolve(data), { once: true }),
 );
@@ -82,8 +84,9 @@ async function restore(site, loadPyodide) {
     indexURL: here("pyodide/"),
     _loadSnapshot: memory,
     // Emscripten's module is made of these settings: kept, to read its memory in fsInit.
-    createPyodideModule: (settings) => {
+    createPyodideModule: async (settings) => {
       emscriptenModule = settings;
+      settings.instantiateWasm = instantiation(settings.instantiateWasm, (await booted).wasm);
       return createPyodideModule(settings);
     },
     fsInit: async (FS, info) => {
@@ -104,6 +107,31 @@ async function restore(site, loadPyodide) {
   // The snapshot froze the random generator's state: without this, `random`
   // would give the same numbers on every load.
   pyodide.runPython("import random; random.seed()");
+}
+
+/**
+ * Emscripten's instantiateWasm hook: Pyodide's wasm instantiated from `kept`,
+ * compiled by the worker before this one and handed on by the page (a restart
+ * then neither downloads nor compiles it), else by Pyodide's own `hook`. Either
+ * way the module is kept, for the page to hand on in turn.
+ */
+function instantiation(hook, kept) {
+  return (imports, success) => {
+    const done = (instance, module) => {
+      compiledWasm = module;
+      success(instance, module);
+    };
+    if (!kept) return hook(imports, done);
+    // The two imports Pyodide's hook adds, as it makes them where wasm cannot.
+    const marker = Symbol("error marker");
+    imports.env.Jsv_GetError_import = () => marker;
+    imports.env.JsvError_Check = (value) => value === marker;
+    WebAssembly.instantiate(kept, imports).then(
+      (instance) => done(instance, kept),
+      () => hook(imports, done),
+    );
+    return {}; // instantiating asynchronously: no exports yet
+  };
 }
 
 /** A snapshot that is missing or damaged, found before anything is restored from it. */
@@ -221,7 +249,7 @@ async function serve() {
         interrupt = buffer;
         pyodide.setInterruptBuffer(interrupt);
       }
-      page.postMessage({ type: "ready" });
+      page.postMessage({ type: "ready", wasm: compiledWasm });
     })
     .catch(fail);
   page.onmessage = ({ data }) => {

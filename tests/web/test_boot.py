@@ -122,3 +122,18 @@ def test_stops_restart_restores_python_from_the_snapshot(new_context, plain_site
     assert playground.python_starts == 2
     assert len([url for url in urls if url.endswith("/snapshot/memory.gz")]) == 2
     assert [url for url in urls if url.endswith(".whl")] == []
+
+
+def test_stops_restart_instantiates_the_wasm_the_page_kept(new_context, plain_site):
+    context = new_context()
+    playground = Playground(context.new_page()).open(plain_site)
+    example = playground.code
+    playground.start(LOOP)
+    playground.wait_for_output("looping")
+    # From here on Pyodide's wasm cannot be downloaded: the new worker does without.
+    context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404))
+    playground.button("Stop").click()
+    assert playground.wait_for("stopped") == "stopped"
+    assert playground.run(example) == "done"
+    assert playground.rows() == CHAPTER_ROWS
+    assert playground.python_starts == 2

@@ -19,7 +19,8 @@ const isId = (v) => Number.isSafeInteger(v) && v > 0;
 const isText = (v) => typeof v === "string" && v.length <= MAX_TEXT_CHARS;
 const FIELDS = {
   phase: { phase: (v) => PHASES.includes(v) },
-  ready: {},
+  // Pyodide's compiled wasm, which the next worker (Stop's restart) instantiates again.
+  ready: { wasm: (v) => v === null || v instanceof WebAssembly.Module },
   output: { id: isId, batch: (v) => typeof v === "string" },
   result: { id: isId, result: (v) => typeof v === "string" },
   pong: { id: isId },

@@ -5,8 +5,9 @@
 // Stop comes in tiers: with cross-origin isolation, an interrupt buffer raises
 // KeyboardInterrupt in Python (written again every 50 ms, since a single write
 // can be missed); without isolation, or if Python has not stopped within
-// deadlines.stopGraceMs, the worker is terminated and a fresh one started. A worker
-// that crashes is replaced the same way; the queued runs go on in the new one.
+// deadlines.stopGraceMs, the worker is terminated and a fresh one started, handed
+// the wasm the last one compiled (it restores Python without compiling it again).
+// A worker that crashes is replaced the same way; the queued runs go on in the new one.
 //
 // The worker starts on the first start() or run(), not before: a page of many
 // playgrounds downloads Python only once one of them is wanted.
@@ -36,6 +37,7 @@ export class Runtime extends EventTarget {
     this.phase = "idle";
     this.ready = false;
     this.worker = null;
+    this.wasm = null;
   }
 
   /** True when Stop can interrupt Python rather than restart it. */
@@ -60,7 +62,8 @@ export class Runtime extends EventTarget {
     this.worker.addEventListener("error", (event) =>
       this.fail(`the Python worker failed to start: ${event.message ?? "unknown error"}`),
     );
-    this.worker.postMessage({ type: "boot", port: port2, interrupt: this.buffer }, [port2]);
+    const boot = { type: "boot", port: port2, interrupt: this.buffer, wasm: this.wasm };
+    this.worker.postMessage(boot, [port2]);
   }
 
   /**
@@ -157,6 +160,7 @@ export class Runtime extends EventTarget {
       this.setPhase(message.phase);
     } else if (type === "ready") {
       this.ready = true;
+      this.wasm = message.wasm ?? this.wasm; // for the next worker's Python
       this.setPhase("ready");
       this.pump();
     } else if (type === "failed") {
