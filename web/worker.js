@@ -36,7 +36,7 @@ let pyodide = null;
 let runner = null;
 let interrupt = null;
 let micropip = null;
-let compiledWasm = null; // restored from, kept by the page for Stop's restart
+let compiledWasm = null; // Pyodide's, once instantiated: the page keeps it for the next worker
 const booted = new Promise((resolve) =>
   addEventListener("message", ({ data }) => resolve(data), { once: true }),
 );
