@@ -137,3 +137,52 @@ def test_stops_restart_instantiates_the_wasm_the_page_kept(new_context, plain_si
     assert playground.run(example) == "done"
     assert playground.rows() == CHAPTER_ROWS
     assert playground.python_starts == 2
+
+
+def on_a_slow_link(context, page) -> None:
+    """Have `page` (and its workers) estimate its link at 0.5 Mbit/s, as
+    navigator.connection says, without slowing a byte of it."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.overrideNetworkState", {
+        "offline": False, "latency": 300,
+        "downloadThroughput": 0.5e6 / 8, "uploadThroughput": 0.5e6 / 8})
+
+
+def is_snapshot(request) -> bool:
+    return request.url.endswith("/snapshot/memory.gz")
+
+
+def test_on_a_slow_link_python_boots_fresh_and_the_snapshot_downloads_for_next_time(
+    new_context, site
+):
+    context = new_context()
+    _, warnings = requests_and_warnings(context)
+    requests = []
+    context.on("request", lambda request: requests.append(request))
+    page = context.new_page()
+    on_a_slow_link(context, page)
+    with context.expect_event("requestfinished", is_snapshot):
+        playground = Playground(page).open(site)
+        assert playground.run() == "done"
+    assert playground.rows() == CHAPTER_ROWS
+    slow = [text for text in warnings if text.startswith(NO_SNAPSHOT + "the link is slow")]
+    assert slow != []
+    wheel = next(i for i, r in enumerate(requests) if r.url.endswith(".whl"))
+    # Only looked for in the cache before; downloaded once Python is up.
+    downloads = [i for i, r in enumerate(requests) if is_snapshot(r) and r.failure is None]
+    assert downloads != []
+    assert min(downloads) > wheel
+
+
+def test_on_a_slow_link_python_restores_from_the_snapshot_in_the_cache(new_context, site):
+    context = new_context()
+    Playground(context.new_page()).open(site)  # a first visit, on a fast link
+    urls, warnings = requests_and_warnings(context)
+    page = context.new_page()
+    on_a_slow_link(context, page)
+    playground = Playground(page).open(site)
+    assert playground.run() == "done"
+    assert playground.rows() == CHAPTER_ROWS
+    assert [url for url in urls if url.endswith(".whl")] == []
+    assert [text for text in warnings if NO_SNAPSHOT in text] == []
