@@ -8,11 +8,12 @@
 // boot nothing is said or heard there, and what it posts reaches no listener.
 //
 // Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer,
-//                 wasm?: WebAssembly.Module}   Pyodide's, compiled for the worker before
+//                 wasm?: WebAssembly.Module, memory?: ArrayBuffer}  from the worker before
 // Port in:       {type: "run", id, code}
 //                {type: "ping", id}           answered once every message before it is handled
 // Port out:      {type: "phase", phase}       "installing the engine" (after a fresh boot)
-//                {type: "ready", wasm}        wasm: Pyodide's WebAssembly.Module, or null
+//                {type: "ready", wasm, memory}  Pyodide's WebAssembly.Module and the snapshot's
+//                                             memory as restored (transferred), or nulls
 //                {type: "output", id, batch}  JSON of [[stream, text], ...]
 //                {type: "result", id, result} JSON from playground_runner.run
 //                {type: "pong", id}
@@ -40,7 +41,10 @@ let pyodide = null;
 let runner = null;
 let interrupt = null;
 let micropip = null;
-let compiledWasm = null; // Pyodide's, once instantiated: the page keeps it for the next worker
+// Pyodide's, once instantiated, and the snapshot's memory, once restored: the
+// page keeps them for the next worker (Stop's restart).
+let compiledWasm = null;
+let restoredMemory = null;
 const booted = new Promise((resolve) =>
   addEventListener("message", ({ data }) => resolve(data), { once: true }),
 );
@@ -74,16 +78,13 @@ async function boot() {
  */
 async function restore(site, loadPyodide) {
   if (!site.snapshot) throw new Error("this build has no snapshot");
-  await checkLink(site.snapshot.memory);
   // Both found before Pyodide starts fetching its own files: without a snapshot,
   // booting fresh then downloads them once, not twice.
-  const [response, filesResponse] = await Promise.all([
-    snapshotPart(site.snapshot.memory),
+  const [{ memory, filled, downloaded }, filesResponse] = await Promise.all([
+    snapshotMemory(site, (await booted).memory),
     snapshotPart(site.snapshot.files),
   ]);
   const files = filesResponse.json();
-  const memory = new Uint8Array(site.snapshot.size);
-  const filled = fillSnapshot(response, memory, site.snapshot);
   const { default: createPyodideModule } = await emscriptenScript;
   let emscriptenModule = null;
   pyodide = await loadPyodide({
@@ -99,20 +100,33 @@ async function restore(site, loadPyodide) {
       // Pyodide restores the memory after this; bytes that failed their check are
       // wiped first, so that restoring refuses them.
       const usable = await filled.then(() => true, () => false);
-      if (usable) xorStaticData(memory, staticData(emscriptenModule));
-      else memory.fill(0);
+      if (!usable) memory.fill(0);
+      else if (downloaded) xorStaticData(memory, staticData(emscriptenModule));
       writePythonFiles(FS, info, await files);
     },
   }).catch(async (error) => {
     await filled; // a snapshot that is missing or damaged says so
     throw new Error(`restoring it failed: ${String(error.message ?? error).split("\n")[0]}`);
   });
-  // Pyodide keeps its options, and with them the memory restored, for as long
-  // as it lives: let it go.
-  memory.buffer.transfer(0);
+  // Pyodide keeps its options, and with them the memory restored, for as long as
+  // it lives: it goes to the page (transferred), which leaves Pyodide an empty one.
+  restoredMemory = memory.buffer;
   // The snapshot froze the random generator's state: without this, `random`
   // would give the same numbers on every load.
   pyodide.runPython("import random; random.seed()");
+}
+
+/**
+ * The snapshot's memory, and a promise that it is all in and checked: the one
+ * the worker before restored, if the page handed it on (Stop's restart), else
+ * downloaded, with its static data still a difference (static-data.js).
+ */
+async function snapshotMemory(site, kept) {
+  if (kept) return { memory: new Uint8Array(kept), filled: Promise.resolve(), downloaded: false };
+  await checkLink(site.snapshot.memory);
+  const response = await snapshotPart(site.snapshot.memory);
+  const memory = new Uint8Array(site.snapshot.size);
+  return { memory, filled: fillSnapshot(response, memory, site.snapshot), downloaded: true };
 }
 
 /**
@@ -276,7 +290,8 @@ async function serve() {
         interrupt = buffer;
         pyodide.setInterruptBuffer(interrupt);
       }
-      page.postMessage({ type: "ready", wasm: compiledWasm });
+      const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory };
+      page.postMessage(ready, restoredMemory ? [restoredMemory] : []);
     })
     .catch(fail);
   page.onmessage = ({ data }) => {

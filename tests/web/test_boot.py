@@ -120,18 +120,21 @@ def test_stops_restart_restores_python_from_the_snapshot(new_context, plain_site
     assert playground.run(example) == "done"
     assert playground.rows() == CHAPTER_ROWS
     assert playground.python_starts == 2
-    assert len([url for url in urls if url.endswith("/snapshot/memory.gz")]) == 2
+    # The new worker restores the memory the page kept from the first one.
+    assert len([url for url in urls if url.endswith("/snapshot/memory.gz")]) == 1
     assert [url for url in urls if url.endswith(".whl")] == []
+    assert [text for text in warnings if NO_SNAPSHOT in text] == []
 
 
-def test_stops_restart_instantiates_the_wasm_the_page_kept(new_context, plain_site):
+def test_stops_restart_needs_neither_the_wasm_nor_the_snapshot_again(new_context, plain_site):
     context = new_context()
     playground = Playground(context.new_page()).open(plain_site)
     example = playground.code
     playground.start(LOOP)
     playground.wait_for_output("looping")
-    # From here on Pyodide's wasm cannot be downloaded: the new worker does without.
-    context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404))
+    # From here on neither can be downloaded: the new worker does without.
+    for path in ("**/pyodide.asm.wasm", SNAPSHOT):
+        context.route(path, lambda route: route.fulfill(status=404))
     playground.button("Stop").click()
     assert playground.wait_for("stopped") == "stopped"
     assert playground.run(example) == "done"

@@ -6,7 +6,8 @@
 // KeyboardInterrupt in Python (written again every 50 ms, since a single write
 // can be missed); without isolation, or if Python has not stopped within
 // deadlines.stopGraceMs, the worker is terminated and a fresh one started, handed
-// the wasm the last one compiled (it restores Python without compiling it again).
+// the wasm the last one compiled and the memory it restored Python from (31 MB,
+// kept here): it restores Python without a download, an inflate or a compile.
 // A worker that crashes is replaced the same way; the queued runs go on in the new one.
 //
 // The worker starts on the first start() or run(), not before: a page of many
@@ -38,6 +39,7 @@ export class Runtime extends EventTarget {
     this.ready = false;
     this.worker = null;
     this.wasm = null;
+    this.memory = null;
   }
 
   /** True when Stop can interrupt Python rather than restart it. */
@@ -62,8 +64,10 @@ export class Runtime extends EventTarget {
     this.worker.addEventListener("error", (event) =>
       this.fail(`the Python worker failed to start: ${event.message ?? "unknown error"}`),
     );
-    const boot = { type: "boot", port: port2, interrupt: this.buffer, wasm: this.wasm };
-    this.worker.postMessage(boot, [port2]);
+    const { wasm, memory } = this;
+    this.memory = null; // the worker's now, until it hands it back
+    const boot = { type: "boot", port: port2, interrupt: this.buffer, wasm, memory };
+    this.worker.postMessage(boot, memory ? [port2, memory] : [port2]);
   }
 
   /**
@@ -161,6 +165,7 @@ export class Runtime extends EventTarget {
     } else if (type === "ready") {
       this.ready = true;
       this.wasm = message.wasm ?? this.wasm; // for the next worker's Python
+      this.memory = message.memory;
       this.setPhase("ready");
       this.pump();
     } else if (type === "failed") {
