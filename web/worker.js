@@ -41,8 +41,8 @@ let pyodide = null;
 let runner = null;
 let interrupt = null;
 let micropip = null;
-// Pyodide's, once instantiated, and the snapshot's memory, once restored: the
-// page keeps them for the next worker (Stop's restart).
+// Pyodide's, once instantiated, and the snapshot's memory, once restored (only
+// where Stop always restarts Python): the page keeps them for the next worker.
 let compiledWasm = null;
 let restoredMemory = null;
 const booted = new Promise((resolve) =>
@@ -109,8 +109,10 @@ async function restore(site, loadPyodide) {
     throw new Error(`restoring it failed: ${String(error.message ?? error).split("\n")[0]}`);
   });
   // Pyodide keeps its options, and with them the memory restored, for as long as
-  // it lives: it goes to the page (transferred), which leaves Pyodide an empty one.
-  restoredMemory = memory.buffer;
+  // it lives: let it go, or, where every Stop restarts Python (no interrupt
+  // buffer), transfer it to the page for the next worker (Pyodide's is then empty).
+  if ((await booted).interrupt) memory.buffer.transfer(0);
+  else restoredMemory = memory.buffer;
   // The snapshot froze the random generator's state: without this, `random`
   // would give the same numbers on every load.
   pyodide.runPython("import random; random.seed()");

@@ -15,9 +15,9 @@ import pytest
 
 import build
 
-from .conftest import NO_SNAPSHOT, SNAPSHOT, Playground
+from .conftest import NO_SNAPSHOT, SNAPSHOT, Playground, set_deadlines
 from .test_run import CHAPTER_ROWS
-from .test_stop import LOOP
+from .test_stop import LOOP, SWALLOW
 
 
 def altered_snapshot(at: slice) -> bytes:
@@ -189,3 +189,18 @@ def test_on_a_slow_link_python_restores_from_the_snapshot_in_the_cache(new_conte
     assert playground.rows() == CHAPTER_ROWS
     assert [url for url in urls if url.endswith(".whl")] == []
     assert [text for text in warnings if NO_SNAPSHOT in text] == []
+
+
+def test_where_stop_interrupts_python_the_page_keeps_no_copy_of_its_memory(new_context, site):
+    context = new_context()
+    urls, _ = requests_and_warnings(context)
+    playground = Playground(context.new_page()).open(site)
+    example = playground.code
+    set_deadlines(playground.page, stopGraceMs=0)  # restarted at once: it ignores Stop
+    playground.start(SWALLOW)
+    playground.button("Stop").click()
+    assert playground.wait_for("stopped") == "stopped"
+    assert playground.run(example) == "done"
+    assert playground.python_starts == 2
+    # Restarts are rare here: the new worker downloads the snapshot again.
+    assert len([url for url in urls if url.endswith("/snapshot/memory.gz")]) == 2

@@ -6,8 +6,9 @@
 // KeyboardInterrupt in Python (written again every 50 ms, since a single write
 // can be missed); without isolation, or if Python has not stopped within
 // deadlines.stopGraceMs, the worker is terminated and a fresh one started, handed
-// the wasm the last one compiled and the memory it restored Python from (31 MB,
-// kept here): it restores Python without a download, an inflate or a compile.
+// the wasm the last one compiled (it restores Python without compiling it) and,
+// where every Stop restarts Python (no interrupt buffer), the memory the last one
+// restored Python from (31 MB, kept here: no download or inflate either).
 // A worker that crashes is replaced the same way; the queued runs go on in the new one.
 //
 // The worker starts on the first start() or run(), not before: a page of many
