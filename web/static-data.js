@@ -1,5 +1,5 @@
 // A memory snapshot stores Pyodide's static data (CPython's built-in types,
-// frozen modules, string tables: the 3.8 MB below the C stack) as a difference
+// frozen modules, string tables: the 4 MB below the C stack) as a difference
 // from what the wasm itself writes there when it starts, which is mostly the
 // same bytes: XORed, they are mostly zeros, and gzip squeezes them to nothing
 // (a snapshot 1.5 MB smaller). Shared by the snapshot maker, which takes the

@@ -28,8 +28,9 @@ import { staticData, xorStaticData } from "./static-data.js";
 const here = (path) => new URL(path, import.meta.url).href;
 const MENTIONS_MICROPIP = /\bmicropip\b/;
 // Below this (the browser's estimate, Mbit/s), downloading the snapshot costs more
-// than it saves: at 5 Mbit/s its 3.8 MB already cost 4 s more than a fresh boot.
-// Chromium says 1.35-1.45 before it has measured the link, and caps it at 10.
+// than it saves: at 5 Mbit/s a first load already gains nothing from it, and at
+// 1 Mbit/s its 3.8 MB alone take 30 s. Not higher: Chromium says 1.35-1.45
+// before it has measured the link at all, and caps its estimate at 10.
 const SLOW_LINK_MBIT = 1;
 
 // Asked for first, before Pyodide's own script: what to fetch next depends on it.
