@@ -76,7 +76,7 @@ PYODIDE_FILES = [
 ]
 # Files copied from web/ to the top of dist/ as they are.
 STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "embed.css",
-                "worker.js", "python-files.js"]
+                "worker.js", "python-files.js", "static-data.js"]
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
 # (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"
@@ -345,9 +345,12 @@ def make_snapshot(engine: Path) -> None:
     folder.mkdir()
     (folder / "files.json").write_text(json.dumps(snapshot_files(engine)))
     run(need("node", "nodejs"), WEB / "make-snapshot.mjs", DIST)
-    digest = hashlib.sha256((folder / "memory.gz").read_bytes()).hexdigest()
+    gzipped = (folder / "memory.gz").read_bytes()
     manifest = json.loads((DIST / "site.json").read_text())
-    manifest["snapshot"] = {"memory": "snapshot/memory.gz", "sha256": digest,
+    manifest["snapshot"] = {"memory": "snapshot/memory.gz",
+                            "sha256": hashlib.sha256(gzipped).hexdigest(),
+                            # Inflated (gzip's trailer has it), for the worker's buffer.
+                            "size": int.from_bytes(gzipped[-4:], "little"),
                             "files": "snapshot/files.json"}
     write_site_json(manifest)
 

@@ -17,6 +17,8 @@ One run of this script measures, as medians over N rounds, each measure in turn:
   every table painted), and the JS heap then, the page's and in all (the
   worker's too) (target: 10 within 1.2x of one, time and memory).
 
+    python bench/page.py --no-isolation  (served without COOP/COEP, where every Stop
+                                          restarts Python; not the last)
     python bench/page.py --embed-only    (just the last)
     python bench/page.py --throttled     (just cold loads on a slow link: one each, at
                                           20 and 5 Mbit/s, bare, snapshot and fresh boot)
@@ -337,11 +339,13 @@ def main() -> None:
         if not args.embed_only:
             times = load_times(browser, url, args.runs)
             times.update(run_times(browser, url, args.runs))
-        sizes = page_sizes(browser, url, args.runs, isolated)
+        # Measuring memory (measureUserAgentSpecificMemory) needs cross-origin isolation.
+        sizes = page_sizes(browser, url, args.runs, isolated) if isolated else None
     if not args.embed_only:
         report(times)
         print()
-    report_page_sizes(sizes)
+    if sizes:
+        report_page_sizes(sizes)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,8 @@ def check_grads(
     """Run `backward(g, root)` on `graphs` small graphs over `ops` (the chapter's Mul, Add
     and Tanh by default) and compare every node's grad with the engine's Backward.
 
-    The first disagreement is named from the root down (in reverse topological order),
+    Each graph gets two calls, as a learner's Backward must give the same grads every
+    time. The first disagreement is named from the root down (in reverse topological order),
     which is where a backward pass first went wrong: "node 4, Mul(2, 3): your a.grad
     (node 2) is 0.5, expected -1.5", with the code that builds the graph.
     """
@@ -49,6 +50,13 @@ def check_grads(
         Backward(ours, graph.root)  # first: the learner's code cannot change what it expects
         returned = _call(backward, name, theirs, graph, number, len(tries))
         problem = _grad_problem(theirs, ours, graph.root, returned, name)
+        if not problem:  # a pass that does not zero first adds up over calls
+            again = _call(backward, name, theirs, graph, number, len(tries))
+            second = _grad_problem(theirs, ours, graph.root, again, name)
+            problem = second and (
+                f"the first call of your {name} was right, the second on the same graph "
+                f"was not: set the grads it fills to 0 first, so that every call gives "
+                f"the same grads. On the second call, {second}")
         if problem:
             raise AssertionError(f"{problem}\n{_on(graph, number, len(tries), name)}")
 

@@ -3,13 +3,15 @@
 // boots the Pyodide in DIST/pyodide/ (the very files the site ships: a snapshot
 // only restores into the build it was made with), writes DIST/snapshot/files.json
 // into its file system as the worker will, imports the runner (and with it the
-// engine), and writes Python's memory, gzipped, to DIST/snapshot/memory.gz.
+// engine), and writes Python's memory, gzipped, to DIST/snapshot/memory.gz
+// (its static data as a difference, see static-data.js).
 
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { constants, gzipSync } from "node:zlib";
 import { writePythonFiles } from "./python-files.js";
+import { staticData, xorStaticData } from "./static-data.js";
 
 const dist = process.argv[2];
 const site = JSON.parse(await readFile(join(dist, "site.json"), "utf8"));
@@ -21,18 +23,57 @@ const packages = Object.entries(files["site-packages"]);
 files["site-packages"] = Object.fromEntries(
   packages.filter(([path]) => !path.split("/")[0].endsWith(".dist-info")),
 );
-const { loadPyodide } = await import(pathToFileURL(join(dist, "pyodide", "pyodide.mjs")).href);
+const pyodideUrl = (name) => pathToFileURL(join(dist, "pyodide", name)).href;
+const { loadPyodide } = await import(pyodideUrl("pyodide.mjs"));
+const { default: createPyodideModule } = await import(pyodideUrl("pyodide.asm.mjs"));
 
+let emscriptenModule = null;
+let initial = null;
 const pyodide = await loadPyodide({
   indexURL: join(dist, "pyodide") + "/",
   _makeSnapshot: true,
   // Else Python is told the maker script is its program, and the snapshot keeps it.
   _sysExecutable: "python",
-  fsInit: async (FS, info) => writePythonFiles(FS, info, files),
+  // Emscripten's module is made of these settings: kept, to read its memory in fsInit.
+  createPyodideModule: (settings) => {
+    emscriptenModule = settings;
+    return createPyodideModule(settings);
+  },
+  fsInit: async (FS, info) => {
+    initial = staticData(emscriptenModule).slice();
+    writePythonFiles(FS, info, files);
+  },
 });
 // Nothing of JavaScript may be held by Python when its memory is saved.
 pyodide.runPython(`import ${site.runner.module}, gc; gc.collect()`);
+zeroFreeMemory(pyodide._module);
 const memory = pyodide.makeMemorySnapshot();
+xorStaticData(memory, initial);
 const gzipped = gzipSync(memory, { level: constants.Z_BEST_COMPRESSION });
 await writeFile(join(dist, "snapshot", "memory.gz"), gzipped);
 console.log(`snapshot: ${(memory.length / 1e6).toFixed(1)} MB, gzipped ${(gzipped.length / 1e6).toFixed(1)} MB`);
+
+/**
+ * Zero the memory malloc holds free (2.8 MB of 11.5 MB: what Pyodide's boot
+ * freed, still holding its old bytes), which gzip then squeezes to nothing: a
+ * snapshot a sixth smaller. Pyodide's Python allocates with malloc alone (it
+ * is built without pymalloc), so this is all the heap's free memory. Taking
+ * every free block, largest first, without growing the heap (its footprint
+ * capped), then freeing them all, leaves the same memory free.
+ */
+function zeroFreeMemory(module) {
+  const limit = module._malloc_footprint_limit();
+  module._malloc_set_footprint_limit(module._malloc_footprint());
+  const taken = [];
+  for (let size = 2 ** 24; size >= 16; ) {
+    const block = module._malloc(size);
+    if (block) {
+      module.HEAPU8.fill(0, block, block + size);
+      taken.push(block);
+    } else {
+      size /= 2;
+    }
+  }
+  for (const block of taken.reverse()) module._free(block);
+  module._malloc_set_footprint_limit(limit);
+}

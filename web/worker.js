@@ -7,11 +7,13 @@
 // worker's global `postMessage` and `message` events (`import js`), so after
 // boot nothing is said or heard there, and what it posts reaches no listener.
 //
-// Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer}
+// Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer,
+//                 wasm?: WebAssembly.Module, memory?: ArrayBuffer}  from the worker before
 // Port in:       {type: "run", id, code, checks}  checks: the exercise's, a list of Python texts
 //                {type: "ping", id}           answered once every message before it is handled
 // Port out:      {type: "phase", phase}       "installing the engine" (after a fresh boot)
-//                {type: "ready"}
+//                {type: "ready", wasm, memory}  Pyodide's WebAssembly.Module and the snapshot's
+//                                             memory as restored (transferred), or nulls
 //                {type: "output", id, batch}  JSON of [[stream, text], ...]
 //                {type: "result", id, result} JSON from playground_runner.run
 //                {type: "pong", id}
@@ -20,16 +22,30 @@
 // relative to this file, so the site works under any path, and none leaves
 // the site's origin.
 
-import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { writePythonFiles } from "./python-files.js";
+import { staticData, xorStaticData } from "./static-data.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const MENTIONS_MICROPIP = /\bmicropip\b/;
+// Below this (the browser's estimate, Mbit/s), downloading the snapshot costs more
+// than it saves: at 5 Mbit/s a first load already gains nothing from it, and at
+// 1 Mbit/s its 3.8 MB alone take 30 s. Not higher: Chromium says 1.35-1.45
+// before it has measured the link at all, and caps its estimate at 10.
+const SLOW_LINK_MBIT = 1;
+
+// Asked for first, before Pyodide's own script: what to fetch next depends on it.
+const siteJson = fetch(here("site.json")).then((r) => r.json());
+const pyodideModule = import("./pyodide/pyodide.mjs");
+const emscriptenScript = import("./pyodide/pyodide.asm.mjs");
 
 let pyodide = null;
 let runner = null;
 let interrupt = null;
 let micropip = null;
+// Pyodide's, once instantiated, and the snapshot's memory, once restored (only
+// where Stop always restarts Python): the page keeps them for the next worker.
+let compiledWasm = null;
+let restoredMemory = null;
 const booted = new Promise((resolve) =>
   addEventListener("message", ({ data }) => resolve(data), { once: true }),
 );
@@ -40,41 +56,126 @@ serve();
 // the runner already imported; when it cannot (no snapshot, a damaged or stale
 // one, a restore that fails), it boots fresh and the console says why.
 async function boot() {
-  const site = await fetch(here("site.json")).then((r) => r.json());
+  const site = await siteJson;
+  const { loadPyodide } = await pyodideModule;
   try {
-    await restore(site);
+    await restore(site, loadPyodide);
   } catch (error) {
     console.warn(`Python boots without its snapshot: ${error.message}`);
-    await bootFresh(site);
+    await bootFresh(site, loadPyodide);
+    if (error instanceof SlowLink) downloadForNextTime(site.snapshot);
   }
   runner = pyodide.pyimport(site.runner.module); // imports the engine, once
   return site;
 }
 
-/** Restore Python's memory, then put back its files (the snapshot holds none). */
-async function restore(site) {
+/**
+ * Restore Python's memory, then put back its files (the snapshot holds none).
+ * Pyodide waits for a snapshot's bytes before it compiles its wasm, so it is
+ * handed an empty buffer of the snapshot's size at once, which is filled while
+ * the wasm compiles and the standard library downloads: Pyodide reads the bytes
+ * only after fsInit, which waits for them (and undoes the difference the static
+ * data is stored as: static-data.js).
+ */
+async function restore(site, loadPyodide) {
   if (!site.snapshot) throw new Error("this build has no snapshot");
   // Both found before Pyodide starts fetching its own files: without a snapshot,
   // booting fresh then downloads them once, not twice.
-  const [response, files] = await Promise.all([
-    snapshotPart(site.snapshot.memory),
-    snapshotPart(site.snapshot.files).then((r) => r.json()),
+  const [{ memory, filled, downloaded }, filesResponse] = await Promise.all([
+    snapshotMemory(site, (await booted).memory),
+    snapshotPart(site.snapshot.files),
   ]);
-  const memory = snapshotMemory(response, site.snapshot);
+  const files = filesResponse.json();
+  const { default: createPyodideModule } = await emscriptenScript;
+  let emscriptenModule = null;
   pyodide = await loadPyodide({
     indexURL: here("pyodide/"),
     _loadSnapshot: memory,
-    fsInit: async (FS, info) => writePythonFiles(FS, info, files),
-  }).catch((error) => {
-    if (error instanceof UnusableSnapshot) throw error;
+    // Emscripten's module is made of these settings: kept, to read its memory in fsInit.
+    createPyodideModule: async (settings) => {
+      emscriptenModule = settings;
+      settings.instantiateWasm = instantiation(settings.instantiateWasm, (await booted).wasm);
+      return createPyodideModule(settings);
+    },
+    fsInit: async (FS, info) => {
+      // Pyodide restores the memory after this; bytes that failed their check are
+      // wiped first, so that restoring refuses them.
+      const usable = await filled.then(() => true, () => false);
+      if (!usable) memory.fill(0);
+      else if (downloaded) xorStaticData(memory, staticData(emscriptenModule));
+      writePythonFiles(FS, info, await files);
+    },
+  }).catch(async (error) => {
+    await filled; // a snapshot that is missing or damaged says so
     throw new Error(`restoring it failed: ${String(error.message ?? error).split("\n")[0]}`);
   });
-  // Pyodide keeps its options, and with them the 31 MB of memory restored, for
-  // as long as it lives: let them go.
-  (await memory).buffer.transfer(0);
+  // Pyodide keeps its options, and with them the memory restored, for as long as
+  // it lives: let it go, or, where every Stop restarts Python (no interrupt
+  // buffer), transfer it to the page for the next worker (Pyodide's is then empty).
+  if ((await booted).interrupt) memory.buffer.transfer(0);
+  else restoredMemory = memory.buffer;
   // The snapshot froze the random generator's state: without this, `random`
   // would give the same numbers on every load.
   pyodide.runPython("import random; random.seed()");
+}
+
+/**
+ * The snapshot's memory, and a promise that it is all in and checked: the one
+ * the worker before restored, if the page handed it on (Stop's restart), else
+ * downloaded, with its static data still a difference (static-data.js).
+ */
+async function snapshotMemory(site, kept) {
+  if (kept) return { memory: new Uint8Array(kept), filled: Promise.resolve(), downloaded: false };
+  await checkLink(site.snapshot.memory);
+  const response = await snapshotPart(site.snapshot.memory);
+  const memory = new Uint8Array(site.snapshot.size);
+  return { memory, filled: fillSnapshot(response, memory, site.snapshot), downloaded: true };
+}
+
+/**
+ * Emscripten's instantiateWasm hook: Pyodide's wasm instantiated from `kept`,
+ * compiled by the worker before this one and handed on by the page (a restart
+ * then neither downloads nor compiles it), else by Pyodide's own `hook`. Either
+ * way the module is kept, for the page to hand on in turn.
+ */
+function instantiation(hook, kept) {
+  return (imports, success) => {
+    const done = (instance, module) => {
+      compiledWasm = module;
+      success(instance, module);
+    };
+    if (!kept) return hook(imports, done);
+    // The two imports Pyodide's hook adds, as it makes them where wasm cannot.
+    const marker = Symbol("error marker");
+    imports.env.Jsv_GetError_import = () => marker;
+    imports.env.JsvError_Check = (value) => value === marker;
+    WebAssembly.instantiate(kept, imports).then(
+      (instance) => done(instance, kept),
+      () => hook(imports, done),
+    );
+    return {}; // instantiating asynchronously: no exports yet
+  };
+}
+
+/** A link too slow for the snapshot, unless it is in the HTTP cache already. */
+class SlowLink extends Error {}
+
+async function checkLink(path) {
+  const downlink = navigator.connection?.downlink;
+  if (!(downlink < SLOW_LINK_MBIT)) return;
+  const request = fetch(here(path), { cache: "only-if-cached", mode: "same-origin" });
+  if (await request.then((response) => response.ok, () => false)) return;
+  throw new SlowLink(
+    `the link is slow (about ${downlink} Mbit/s) and the snapshot not in the cache: ` +
+      "it downloads for next time",
+  );
+}
+
+/** Into the HTTP cache, once Python is up, for the next load to restore from. */
+function downloadForNextTime({ memory, files }) {
+  for (const path of [memory, files]) {
+    fetch(here(path)).then((response) => response.arrayBuffer()).catch(() => {});
+  }
 }
 
 /** A snapshot that is missing or damaged, found before anything is restored from it. */
@@ -86,22 +187,41 @@ async function snapshotPart(path) {
   return response;
 }
 
-/** The snapshot's memory, checked against the hash site.json has for it, inflated. */
-async function snapshotMemory(response, { memory, sha256 }) {
-  const gzipped = await response.arrayBuffer();
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", gzipped));
+/**
+ * Inflate the snapshot into `memory` as it downloads, and check it against the
+ * hash site.json has for it once it is all in.
+ */
+async function fillSnapshot(response, memory, { memory: path, sha256 }) {
+  const [download, gzipped] = response.body.tee();
+  const inflated = inflateInto(download.pipeThrough(new DecompressionStream("gzip")), memory)
+    .then(() => null, (error) => error);
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", await new Response(gzipped).arrayBuffer()),
+  );
   const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
   if (hex !== sha256) {
-    throw new UnusableSnapshot(`${memory} is corrupt, or from another build (its SHA-256 differs)`);
+    throw new UnusableSnapshot(`${path} is corrupt, or from another build (its SHA-256 differs)`);
   }
-  const inflated = new Blob([gzipped]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(inflated).arrayBuffer());
+  const error = await inflated;
+  if (error) throw new UnusableSnapshot(`${path} could not be inflated: ${error.message}`);
+}
+
+/** Copy the stream's bytes into `memory`, which they must fill exactly. */
+async function inflateInto(stream, memory) {
+  const reader = stream.getReader();
+  let at = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    if (at + chunk.value.length > memory.length) throw new Error("it is larger than site.json says");
+    memory.set(chunk.value, at);
+    at += chunk.value.length;
+  }
+  if (at !== memory.length) throw new Error("it is smaller than site.json says");
 }
 
 // The engine's wheel is unpacked straight into site-packages, as micropip
 // would for a pure-Python wheel with no dependencies, but without importing
 // micropip first: that import alone costs about a tenth of Pyodide's boot.
-async function bootFresh(site) {
+async function bootFresh(site, loadPyodide) {
   const engine = fetch(here(site.engine)).then((r) => r.arrayBuffer());
   const runnerFiles = site.runner.files.map((name) =>
     fetch(here(name)).then(async (r) => [name, await r.text()]),
@@ -173,7 +293,8 @@ async function serve() {
         interrupt = buffer;
         pyodide.setInterruptBuffer(interrupt);
       }
-      page.postMessage({ type: "ready" });
+      const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory };
+      page.postMessage(ready, restoredMemory ? [restoredMemory] : []);
     })
     .catch(fail);
   page.onmessage = ({ data }) => {

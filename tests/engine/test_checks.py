@@ -132,6 +132,18 @@ def test_a_wrong_rule_names_the_op_and_the_operand():
     )
 
 
+def test_a_backward_that_does_not_zero_first_is_told_on_its_second_call():
+    backward = course_backward(("        g.nodes[i].grad = 0.0\n", "        pass\n"))
+    message = failure(check_grads, backward, ops=ONLY_MUL)
+    _, grads = graph_and_grads(1)
+    assert first_line(message) == (
+        "the first call of your Backward was right, the second on the same graph was not: "
+        "set the grads it fills to 0 first, so that every call gives the same grads. "
+        f"On the second call, node 5, Tanh(4): your a.grad (node 4) is "
+        f"{2 * grads[4]:.6g}, expected {grads[4]:.6g}"
+    )
+
+
 def test_the_message_shows_the_code_of_the_graph_and_the_code_builds_it():
     message = failure(check_grads, course_backward(("in reversed(order)", "in order")),
                       ops=ONLY_MUL)

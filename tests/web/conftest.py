@@ -46,6 +46,16 @@ def serve(isolation: bool) -> Iterator[str]:
     server.server_close()
 
 
+@pytest.fixture(scope="module")
+def pages() -> Iterator:
+    """A server for the pages a test module writes (tests/web/pages.py's CoursePages)."""
+    from tests.web.pages import CoursePages  # pages.py builds on this module
+
+    server = CoursePages()
+    yield server
+    server.close()
+
+
 @pytest.fixture(scope="session")
 def site() -> Iterator[str]:
     """The site served with the cross-origin isolation headers (Stop can interrupt)."""

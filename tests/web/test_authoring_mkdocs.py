@@ -67,6 +67,18 @@ def test_each_fence_becomes_a_playground_that_runs(course, new_context):
     assert elsewhere == []
 
 
+def test_playgrounds_follow_materials_dark_mode_switch_live(course, new_context):
+    page = new_context().new_page()
+    page.goto(course)
+    graph = page.locator("#md-graph")
+    expect(graph).to_have_css("background-color", "rgb(255, 255, 255)")
+    page.get_by_title("Switch to dark mode").click()
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
+    expect(graph).to_have_css("background-color", "rgb(13, 17, 23)")
+    page.get_by_title("Switch to light mode").click()
+    expect(graph).to_have_css("background-color", "rgb(255, 255, 255)")
+
+
 def test_before_the_script_loads_a_playground_shows_its_code_as_code(course, new_context):
     page = new_context().new_page()
     assert looks_before_the_script(page, course) == {

@@ -15,9 +15,9 @@ import pytest
 
 import build
 
-from .conftest import NO_SNAPSHOT, SNAPSHOT, Playground
+from .conftest import NO_SNAPSHOT, SNAPSHOT, Playground, set_deadlines
 from .test_run import CHAPTER_ROWS
-from .test_stop import LOOP
+from .test_stop import LOOP, SWALLOW
 
 
 def altered_snapshot(at: slice) -> bytes:
@@ -65,12 +65,14 @@ def test_python_starts_from_the_snapshot_and_not_from_the_wheel(new_context, sit
          "snapshot/memory.gz is missing (HTTP 404)"),
         (lambda context: context.route(SNAPSHOT, lambda route: route.fulfill(body=b"\x1f\x8b??")),
          "snapshot/memory.gz is corrupt, or from another build (its SHA-256 differs)"),
+        (lambda context: serve_snapshot(context, gzip.compress(b"not all of Python's memory")),
+         "snapshot/memory.gz could not be inflated: it is smaller than site.json says"),
         (lambda context: serve_snapshot(context, altered_snapshot(slice(16, 20))),
          "restoring it failed: Snapshot build id mismatch"),
         (lambda context: serve_snapshot(context, altered_snapshot(slice(0, 4))),
          "restoring it failed: Snapshot has invalid magic number"),
     ],
-    ids=["missing", "corrupt", "another-build", "not-a-snapshot"],
+    ids=["missing", "corrupt", "short", "another-build", "not-a-snapshot"],
 )
 def test_without_a_usable_snapshot_python_boots_fresh_and_says_why(new_context, site, serve,
                                                                     why):
@@ -118,5 +120,87 @@ def test_stops_restart_restores_python_from_the_snapshot(new_context, plain_site
     assert playground.run(example) == "done"
     assert playground.rows() == CHAPTER_ROWS
     assert playground.python_starts == 2
-    assert len([url for url in urls if url.endswith("/snapshot/memory.gz")]) == 2
+    # The new worker restores the memory the page kept from the first one.
+    assert len([url for url in urls if url.endswith("/snapshot/memory.gz")]) == 1
     assert [url for url in urls if url.endswith(".whl")] == []
+    assert [text for text in warnings if NO_SNAPSHOT in text] == []
+
+
+def test_stops_restart_needs_neither_the_wasm_nor_the_snapshot_again(new_context, plain_site):
+    context = new_context()
+    playground = Playground(context.new_page()).open(plain_site)
+    example = playground.code
+    playground.start(LOOP)
+    playground.wait_for_output("looping")
+    # From here on neither can be downloaded: the new worker does without.
+    for path in ("**/pyodide.asm.wasm", SNAPSHOT):
+        context.route(path, lambda route: route.fulfill(status=404))
+    playground.button("Stop").click()
+    assert playground.wait_for("stopped") == "stopped"
+    assert playground.run(example) == "done"
+    assert playground.rows() == CHAPTER_ROWS
+    assert playground.python_starts == 2
+
+
+def on_a_slow_link(context, page) -> None:
+    """Have `page` (and its workers) estimate its link at 0.5 Mbit/s, as
+    navigator.connection says, without slowing a byte of it."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.overrideNetworkState", {
+        "offline": False, "latency": 300,
+        "downloadThroughput": 0.5e6 / 8, "uploadThroughput": 0.5e6 / 8})
+
+
+def is_snapshot(request) -> bool:
+    return request.url.endswith("/snapshot/memory.gz")
+
+
+def test_on_a_slow_link_python_boots_fresh_and_the_snapshot_downloads_for_next_time(
+    new_context, site
+):
+    context = new_context()
+    _, warnings = requests_and_warnings(context)
+    requests = []
+    context.on("request", lambda request: requests.append(request))
+    page = context.new_page()
+    on_a_slow_link(context, page)
+    with context.expect_event("requestfinished", is_snapshot):
+        playground = Playground(page).open(site)
+        assert playground.run() == "done"
+    assert playground.rows() == CHAPTER_ROWS
+    slow = [text for text in warnings if text.startswith(NO_SNAPSHOT + "the link is slow")]
+    assert slow != []
+    wheel = next(i for i, r in enumerate(requests) if r.url.endswith(".whl"))
+    # Only looked for in the cache before; downloaded once Python is up.
+    downloads = [i for i, r in enumerate(requests) if is_snapshot(r) and r.failure is None]
+    assert downloads != []
+    assert min(downloads) > wheel
+
+
+def test_on_a_slow_link_python_restores_from_the_snapshot_in_the_cache(new_context, site):
+    context = new_context()
+    Playground(context.new_page()).open(site)  # a first visit, on a fast link
+    urls, warnings = requests_and_warnings(context)
+    page = context.new_page()
+    on_a_slow_link(context, page)
+    playground = Playground(page).open(site)
+    assert playground.run() == "done"
+    assert playground.rows() == CHAPTER_ROWS
+    assert [url for url in urls if url.endswith(".whl")] == []
+    assert [text for text in warnings if NO_SNAPSHOT in text] == []
+
+
+def test_where_stop_interrupts_python_the_page_keeps_no_copy_of_its_memory(new_context, site):
+    context = new_context()
+    urls, _ = requests_and_warnings(context)
+    playground = Playground(context.new_page()).open(site)
+    example = playground.code
+    set_deadlines(playground.page, stopGraceMs=0)  # restarted at once: it ignores Stop
+    playground.start(SWALLOW)
+    playground.button("Stop").click()
+    assert playground.wait_for("stopped") == "stopped"
+    assert playground.run(example) == "done"
+    assert playground.python_starts == 2
+    # Restarts are rare here: the new worker downloads the snapshot again.
+    assert len([url for url in urls if url.endswith("/snapshot/memory.gz")]) == 2

@@ -16,7 +16,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ import pytest
 import build
 from autograd_playground import check
 from tests.web.authoring import authors_wheel, build_sphinx, docs_venv
-from tests.web.pages import CoursePages, course_page, playground
+from tests.web.pages import course_page, playground
 
 # Every playground that should pass gets a timeout of its own far beyond any machine's
 # run, so that the command's --timeout (1 s) applies to the looping one only.
@@ -116,13 +115,6 @@ def test_python_that_never_starts_fails_each_playground_past_the_boot_deadline(
         f"     {course}/lesson.html, playground 2: {why}",
         "2 playgrounds on 1 page, 2 failed",
     ]
-
-
-@pytest.fixture(scope="module")
-def pages() -> Iterator[CoursePages]:
-    server = CoursePages()
-    yield server
-    server.close()
 
 
 # An exercise whose check fails: the playground's code sets c to 9, its author's check

@@ -161,7 +161,10 @@ def test_a_wrong_backward_in_the_page_is_told_its_first_wrong_node_then_the_solu
         told = check_grads_says(wrong)
         assert backward.attempt(wrong) == {"passed": False, "messages": [told]}
         assert backward.check == "failed"
-        expect(backward.panel.locator(".messages li")).to_have_text([told])
+        prose, code = told.split("\n", 1)  # the graph's code is shown as code
+        item = backward.panel.locator(".messages li")
+        expect(item).to_have_text([prose + code])
+        expect(item.locator("pre")).to_have_text([code])
     backward.button("Show solution").click()
     assert backward.code == BACKWARD
     assert backward.attempt() == {"passed": True, "messages": []}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from playwright.sync_api import Page
 
 import build
 from tests.web.conftest import NEVER_MS, set_deadlines
-from tests.web.pages import CoursePages, PlaygroundAt, course_page, playground, wait_for_all
+from tests.web.pages import PlaygroundAt, course_page, playground, wait_for_all
 
 README = Path(__file__).parents[2] / "README.md"
 LOOP = "print('looping')\nwhile True:\n    pass\n"
@@ -35,13 +34,6 @@ def leaf_code(name: str, value: float) -> str:
 
 def leaf_row(name: str, value: float) -> list[list[str]]:
     return [["0", name, "leaf", str(value), "0.0"]]
-
-
-@pytest.fixture(scope="module")
-def pages() -> Iterator[CoursePages]:
-    server = CoursePages()
-    yield server
-    server.close()
 
 
 @pytest.fixture

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import html
 import textwrap
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import FINAL_STATES, RUN_MS
-from tests.web.pages import CoursePages, PlaygroundAt, course_page
+from tests.web.pages import PlaygroundAt, course_page
 
 from .test_accessibility import axe_violations, readable
 
@@ -40,13 +39,6 @@ def exercise(code: str, checks=(THREE_NODES, LABELS), hints=HINTS, solution=THRE
         parts.append(script.format("solution", solution))
     body = textwrap.indent("".join(parts), "    ")
     return f"<autograd-playground{attrs}>\n{body}</autograd-playground>\n"
-
-
-@pytest.fixture(scope="module")
-def pages() -> Iterator[CoursePages]:
-    server = CoursePages()
-    yield server
-    server.close()
 
 
 @pytest.fixture

@@ -7,12 +7,10 @@ reads the colours the playground and its editor end up with.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Page
 
-from tests.web.pages import CoursePages, course_page, playground
+from tests.web.pages import course_page, playground
 
 # The playground's background, its editor's, and that of the editor's search
 # panel, which CodeMirror's own light or dark look colours.
@@ -20,13 +18,6 @@ WHITE, BLACK = "rgb(255, 255, 255)", "rgb(13, 17, 23)"
 LIGHT = {"playground": WHITE, "editor": WHITE, "panel": "rgb(245, 245, 245)"}
 DARK = {"playground": BLACK, "editor": BLACK, "panel": "rgb(51, 51, 56)"}
 LOOKS = {"light": LIGHT, "dark": DARK}
-
-
-@pytest.fixture(scope="module")
-def pages() -> Iterator[CoursePages]:
-    server = CoursePages()
-    yield server
-    server.close()
 
 
 @pytest.fixture

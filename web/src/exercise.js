@@ -77,7 +77,7 @@ export class Exercise {
   say(verdict, messages = []) {
     this.note.textContent = "";
     this.verdict.textContent = verdict;
-    this.messages.replaceChildren(...messages.map((text) => element("li", { textContent: text })));
+    this.messages.replaceChildren(...messages.map(messageItem));
   }
 
   showHint() {
@@ -112,4 +112,12 @@ export class Exercise {
       "The solution is in the editor: press Run to check it, or Ctrl+Z to have your code back.";
     this.host.view?.focus();
   }
+}
+
+/** One message: its first line as prose, the rest (a graph's code, a traceback) as code. */
+function messageItem(text) {
+  const [first, ...rest] = text.split("\n");
+  const item = element("li", { textContent: first });
+  if (rest.length) item.append(element("pre", { textContent: rest.join("\n") }));
+  return item;
 }

@@ -19,7 +19,12 @@ const isId = (v) => Number.isSafeInteger(v) && v > 0;
 const isText = (v) => typeof v === "string" && v.length <= MAX_TEXT_CHARS;
 const FIELDS = {
   phase: { phase: (v) => PHASES.includes(v) },
-  ready: {},
+  // Pyodide's compiled wasm and the snapshot's memory as restored, for the next
+  // worker (Stop's restart) to start from.
+  ready: {
+    wasm: (v) => v === null || v instanceof WebAssembly.Module,
+    memory: (v) => v === null || v instanceof ArrayBuffer,
+  },
   output: { id: isId, batch: (v) => typeof v === "string" },
   result: { id: isId, result: (v) => typeof v === "string" },
   pong: { id: isId },

@@ -5,8 +5,11 @@
 // Stop comes in tiers: with cross-origin isolation, an interrupt buffer raises
 // KeyboardInterrupt in Python (written again every 50 ms, since a single write
 // can be missed); without isolation, or if Python has not stopped within
-// deadlines.stopGraceMs, the worker is terminated and a fresh one started. A worker
-// that crashes is replaced the same way; the queued runs go on in the new one.
+// deadlines.stopGraceMs, the worker is terminated and a fresh one started, handed
+// the wasm the last one compiled (it restores Python without compiling it) and,
+// where every Stop restarts Python (no interrupt buffer), the memory the last one
+// restored Python from (31 MB, kept here: no download or inflate either).
+// A worker that crashes is replaced the same way; the queued runs go on in the new one.
 //
 // The worker starts on the first start() or run(), not before: a page of many
 // playgrounds downloads Python only once one of them is wanted.
@@ -36,6 +39,8 @@ export class Runtime extends EventTarget {
     this.phase = "idle";
     this.ready = false;
     this.worker = null;
+    this.wasm = null;
+    this.memory = null;
   }
 
   /** True when Stop can interrupt Python rather than restart it. */
@@ -60,7 +65,10 @@ export class Runtime extends EventTarget {
     this.worker.addEventListener("error", (event) =>
       this.fail(`the Python worker failed to start: ${event.message ?? "unknown error"}`),
     );
-    this.worker.postMessage({ type: "boot", port: port2, interrupt: this.buffer }, [port2]);
+    const { wasm, memory } = this;
+    this.memory = null; // the worker's now, until it hands it back
+    const boot = { type: "boot", port: port2, interrupt: this.buffer, wasm, memory };
+    this.worker.postMessage(boot, memory ? [port2, memory] : [port2]);
   }
 
   /**
@@ -158,6 +166,8 @@ export class Runtime extends EventTarget {
       this.setPhase(message.phase);
     } else if (type === "ready") {
       this.ready = true;
+      this.wasm = message.wasm ?? this.wasm; // for the next worker's Python
+      this.memory = message.memory;
       this.setPhase("ready");
       this.pump();
     } else if (type === "failed") {

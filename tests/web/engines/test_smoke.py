@@ -3,7 +3,6 @@ example and its grads, Stop in both tiers, a course page of three playgrounds.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -74,13 +73,6 @@ def test_stop_interrupts_or_restarts_python_and_the_next_run_works(engine, reque
     assert looping.code == CATCHING_LOOP
     assert looping.run("print('next run')") == "done"
     assert looping.output.strip() == "next run"
-
-
-@pytest.fixture(scope="module")
-def pages() -> Iterator[CoursePages]:
-    server = CoursePages()
-    yield server
-    server.close()
 
 
 def test_a_course_page_of_three_playgrounds_runs_each(engine, site, pages: CoursePages):
