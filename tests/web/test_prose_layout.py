@@ -183,3 +183,24 @@ def test_on_a_wide_page_the_results_stay_beside_the_editor(new_context, site):
     assert m["results"]["left"] >= m["editor"]["right"] - 0.5
     assert m["results"]["top"] < m["editor"]["bottom"]
     assert inside(m["picture"], m["frame"])
+
+
+def test_in_prose_an_exercises_whole_feedback_and_its_buttons_show_with_nothing_to_scroll(
+    new_context, site
+):
+    box = open_at(new_context, site + "course.html", PROSE, "#write-backward")
+    assert box.run() == "done"  # the starting code runs, and its check fails
+    box.page.wait_for_function(
+        "() => document.querySelector('#write-backward').dataset.check === 'failed'")
+    painted(box.page)
+    m = box.element.evaluate(MEASURE)
+    panel = box.element.evaluate(
+        "el => [...el.shadowRoot.querySelectorAll('.exercise, .messages pre, .exercise button')]"
+        ".filter((e) => !e.closest('[hidden]'))"
+        ".map((e) => { const r = e.getBoundingClientRect();"
+        " return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })")
+    exercise, code, *buttons = panel
+    assert len(buttons) == 2  # a hint, the solution
+    assert all(inside(part, exercise) for part in (code, *buttons))
+    assert inside(exercise, m["element"])
+    assert m["scrolling"] == []
