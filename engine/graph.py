@@ -235,8 +235,7 @@ class Graph:
         self._kind.append(kind)
         self._a.append(a)
         self._b.append(b)
-        if grad is not None and not (type(grad) is float and grad == 0.0):
-            Value._view(self, n).grad = grad
+        Value._view(self, n).grad = grad
         if label is not None:
             self._label[n] = label
 
