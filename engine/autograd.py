@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .graph import Graph, Opaque, Value, root_index
+from typing import Any
+
+from .graph import Graph, Opaque, columns, root_index
 from .ops import Add, Div, Exp, Log, Mul, Neg, Pow, Relu, Sigmoid, Sub, Tanh, ieee_div, ieee_pow
 
 
@@ -13,7 +15,7 @@ def TopoSort(g: Graph, root: int) -> list[int]:
     if a needed node uses it, and every user sits above its operands.
     """
     root = root_index(g, "TopoSort", root)
-    nodes = g.nodes
+    _, kinds, firsts, seconds = columns(g, "TopoSort")
     needed = bytearray(root + 1)
     needed[root] = 1
     order = []
@@ -21,25 +23,25 @@ def TopoSort(g: Graph, root: int) -> list[int]:
         if not needed[i]:
             continue
         order.append(i)
-        v = nodes[i]
-        kind = v._kind
+        kind = kinds[i]
         if kind is None:
             continue
-        a = v._a
-        b = v._b if kind is not Opaque and kind.arity == 2 else a
+        a = firsts[i]
+        b = seconds[i] if kind is not Opaque and kind.arity == 2 else a
         if kind is Opaque or not (type(a) is int and type(b) is int and 0 <= a < i and 0 <= b < i):
-            raise bad_op("TopoSort", i, v)
+            raise bad_op("TopoSort", i, kind, a, b)
         needed[a] = needed[b] = 1
     order.reverse()
     return order
 
 
-def bad_op(fn: str, i: int, v: Value) -> Exception:
-    """The error for node i, whose op cannot be differentiated."""
-    if v._kind is Opaque:
-        return TypeError(f"{fn}: node {i} has op {v.op!r}, which is not an engine op")
+def bad_op(fn: str, i: int, kind: Any, a: Any, b: Any) -> Exception:
+    """The error for node i, whose op (stored as kind, a, b) cannot be differentiated."""
+    if kind is Opaque:
+        return TypeError(f"{fn}: node {i} has op {a!r}, which is not an engine op")
+    op = tuple.__new__(kind, (a,) if b is None else (a, b))
     return ValueError(
-        f"{fn}: node {i} has op {v.op!r}, whose operands are not all earlier "
+        f"{fn}: node {i} has op {op!r}, whose operands are not all earlier "
         f"nodes: every op must refer to nodes made before it"
     )
 
@@ -51,41 +53,45 @@ def Backward(g: Graph, root: int) -> None:
     rule). Calling it twice gives the same grads. A bad op raises before any grad changes.
     """
     root = root_index(g, "Backward", root)
-    nodes = g.nodes
-    for v, grad in zip(nodes, chain_rule(nodes, root, 1.0), strict=True):
-        v.grad = grad
+    grads = chain_rule(*columns(g, "Backward"), root, 1.0)
+    if isinstance(g, Graph):
+        g._grad = grads
+    else:
+        for v, grad in zip(g.nodes, grads, strict=True):
+            v.grad = grad
     g.backward_root = root
 
 
-def chain_rule(nodes: list[Value], root: int, seed: float) -> list[float]:
-    """Every node's grad when the root's is `seed`, in a new list: the nodes are only read.
+def chain_rule(data: list[Any], kinds: list[Any], firsts: list[Any], seconds: list[Any],
+               root: int, seed: float) -> list[float]:
+    """Every node's grad when the root's is `seed`, in a new list: the graph's columns
+    (see Graph) are only read.
 
     One sweep down from `root` (the tape is append-only, so users come after their
     operands): each node the root needs adds its grad times its local derivative to its
     operands'. The ops are tested in order of how often models use them, each arm beside
     its derivative, so there is no call per node.
     """
-    grads = [0.0] * len(nodes)
+    grads = [0.0] * len(data)
     grads[root] = seed
     needed = [False] * (root + 1)
     needed[root] = True
     for i in range(root, -1, -1):
         if not needed[i]:
             continue
-        v = nodes[i]
-        kind = v._kind
+        kind = kinds[i]
         if kind is Mul:
-            a = v._a
-            b = v._b
+            a = firsts[i]
+            b = seconds[i]
             if a >= i or b >= i:
                 break
             grad = grads[i]
-            grads[a] += grad * nodes[b].data  # d(a*b)/da = b
-            grads[b] += grad * nodes[a].data  # d(a*b)/db = a
+            grads[a] += grad * data[b]  # d(a*b)/da = b
+            grads[b] += grad * data[a]  # d(a*b)/db = a
             needed[a] = needed[b] = True
         elif kind is Add:
-            a = v._a
-            b = v._b
+            a = firsts[i]
+            b = seconds[i]
             if a >= i or b >= i:
                 break
             grad = grads[i]
@@ -95,22 +101,22 @@ def chain_rule(nodes: list[Value], root: int, seed: float) -> list[float]:
         elif kind is None:
             continue
         elif kind is Relu:
-            a = v._a
+            a = firsts[i]
             if a >= i:
                 break
-            if not v.data <= 0:  # d(relu a)/da = 1 if a > 0 else 0; nan passes (as torch)
+            if not data[i] <= 0:  # d(relu a)/da = 1 if a > 0 else 0; nan passes (as torch)
                 grads[a] += grads[i]
             needed[a] = True
         elif kind is Tanh:
-            a = v._a
+            a = firsts[i]
             if a >= i:
                 break
-            t = v.data
+            t = data[i]
             grads[a] += grads[i] * (1.0 - t * t)  # d(tanh a)/da = 1 - tanh(a)**2
             needed[a] = True
         elif kind is Sub:
-            a = v._a
-            b = v._b
+            a = firsts[i]
+            b = seconds[i]
             if a >= i or b >= i:
                 break
             grad = grads[i]
@@ -118,58 +124,61 @@ def chain_rule(nodes: list[Value], root: int, seed: float) -> list[float]:
             grads[b] -= grad  # d(a-b)/db = -1
             needed[a] = needed[b] = True
         elif kind is Pow:
-            a = v._a
+            a = firsts[i]
             if a >= i:
                 break
-            k = v._b
+            k = seconds[i]
             if k != 0:  # a**0 is constant: grad 0 for every a, 0 and nan included (as torch)
-                grads[a] += grads[i] * (k * ieee_pow(nodes[a].data, k - 1))  # k * a**(k-1)
+                grads[a] += grads[i] * (k * ieee_pow(data[a], k - 1))  # k * a**(k-1)
             needed[a] = True
         elif kind is Sigmoid:
-            a = v._a
+            a = firsts[i]
             if a >= i:
                 break
-            s = v.data
+            s = data[i]
             grads[a] += grads[i] * (1.0 - s) * s  # d(σ(a))/da = σ(a) * (1 - σ(a))
             needed[a] = True
         elif kind is Exp:
-            a = v._a
+            a = firsts[i]
             if a >= i:
                 break
-            grads[a] += grads[i] * v.data  # d(e**a)/da = e**a = out
+            grads[a] += grads[i] * data[i]  # d(e**a)/da = e**a = out
             needed[a] = True
         elif kind is Neg:
-            a = v._a
+            a = firsts[i]
             if a >= i:
                 break
             grads[a] -= grads[i]  # d(-a)/da = -1
             needed[a] = True
         elif kind is Div:
-            a = v._a
-            b = v._b
+            a = firsts[i]
+            b = seconds[i]
             if a >= i or b >= i:
                 break
             grad = grads[i]
-            y = nodes[b].data
+            y = data[b]
             grads[a] += ieee_div(grad, y)  # d(a/b)/da = 1/b
             # d(a/b)/db = -a/b² = -out/b, as torch orders it: out/b first, so a grad that
             # underflowed to 0 times an out/b that overflowed is nan, not a silent 0.0
-            grads[b] -= grad * ieee_div(v.data, y)
+            grads[b] -= grad * ieee_div(data[i], y)
             needed[a] = needed[b] = True
         elif kind is Log:
-            a = v._a
+            a = firsts[i]
             if a >= i:
                 break
-            grads[a] += ieee_div(grads[i], nodes[a].data)  # d(log a)/da = 1/a
+            grads[a] += ieee_div(grads[i], data[a])  # d(log a)/da = 1/a
             needed[a] = True
         else:  # Opaque: some other object as op
             break
     else:
         return grads
-    raise bad_op("Backward", i, nodes[i])
+    raise bad_op("Backward", i, kinds[i], firsts[i], seconds[i])
 
 
 def ZeroGrad(g: Graph) -> None:
     """Set every grad of the graph to zero."""
+    if isinstance(g, Graph):
+        g._grad = []  # a Graph's missing grads are 0.0
+        return
     for v in g.nodes:
         v.grad = 0.0

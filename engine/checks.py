@@ -20,6 +20,7 @@ from typing import Any
 from .autograd import Backward, TopoSort
 from .exercise_graphs import FORWARD, ExerciseGraph, exercise_graphs
 from .graph import Graph, MakeValue
+from .inspect import is_graph_like
 from .ops import Add, Mul, Tanh
 
 CHAPTER_OPS = (Mul, Add, Tanh)
@@ -88,14 +89,12 @@ def check_graph(
     whose items have data, grad and op, like the course's own), that it has
     `expect_nodes` nodes, and that its ops (the kinds of its non-leaf nodes, by name) are
     `ops` in any order, as a multiset: a graph may be built in any topological order."""
-    nodes = getattr(g, "nodes", None)
-    if not isinstance(nodes, list) or not all(
-        hasattr(v, "data") and hasattr(v, "grad") and hasattr(v, "op") for v in nodes
-    ):
+    if not is_graph_like(g):
         raise AssertionError(
             f"expected a Graph (with a list of nodes that have data, grad and op), "
             f"got {_short(g)} (type {type(g).__name__})"
         )
+    nodes = g.nodes
     if expect_nodes is not None and len(nodes) != expect_nodes:
         listing = ", ".join(f"{i}: {_op_text(v.op)}" for i, v in enumerate(nodes))
         raise AssertionError(

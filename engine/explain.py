@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .autograd import TopoSort, chain_rule
-from .graph import Graph, Value, root_index
+from .graph import Graph, Nodes, Value, root_index
 from .inspect import json_number
 
 
@@ -27,17 +27,18 @@ def BackwardSteps(g: Graph, root: int) -> list[dict[str, Any]]:
     return [{"node": i, "terms": _terms(nodes, i)} for i in reversed(order)]
 
 
-def _terms(nodes: list[Value], i: int) -> list[dict[str, Any]]:
+def _terms(nodes: Nodes, i: int) -> list[dict[str, Any]]:
     out = nodes[i]
-    kind = out._kind
+    g = out._graph
+    kind, a, b = g._kind[i], g._a[i], g._b[i]
     if kind is None:
         return []
-    operands = (out._a, out._b)[: kind.arity]
+    operands = (a, b)[: kind.arity]
     parts = _apply_rule(nodes, out, out.grad)
     locals_ = _apply_rule(nodes, out, 1.0)
-    names = {"out": _name(nodes, i), "a": _name(nodes, out._a), "k": out._b}
+    names = {"out": _name(nodes, i), "a": _name(nodes, a), "k": b}
     if kind.arity == 2:
-        names["b"] = _name(nodes, out._b)
+        names["b"] = _name(nodes, b)
     terms = []
     for j, rule, part, local in zip(operands, kind.rule, parts, locals_, strict=True):
         nodes[j].grad += part
@@ -52,17 +53,19 @@ def _terms(nodes: list[Value], i: int) -> list[dict[str, Any]]:
     return terms
 
 
-def _apply_rule(nodes: list[Value], out: Value, grad: float) -> list[float]:
+def _apply_rule(nodes: Nodes, out: Value, grad: float) -> list[float]:
     """What Backward's rule for out's op adds to each operand slot when out's grad is
     `grad`: the chain rule run on scratch copies, which keep `a*a`'s two slots apart."""
-    kind = out._kind
-    scratch = [Value(nodes[j].data) for j in (out._a, out._b)[: kind.arity]]
-    proxy = Value(out.data)
-    proxy._kind, proxy._a, proxy._b = kind, 0, 1 if kind.arity == 2 else out._b
-    scratch.append(proxy)
-    return chain_rule(scratch, kind.arity, grad)[: kind.arity]
+    g, i = out._graph, out._index
+    kind = g._kind[i]
+    operands = (g._a[i], g._b[i])[: kind.arity]
+    data = [nodes[j].data for j in operands] + [out.data]
+    kinds = [None] * kind.arity + [kind]
+    firsts = [None] * kind.arity + [0]
+    seconds = [None] * kind.arity + [1 if kind.arity == 2 else g._b[i]]
+    return chain_rule(data, kinds, firsts, seconds, kind.arity, grad)[: kind.arity]
 
 
-def _name(nodes: list[Value], i: int) -> str:
+def _name(nodes: Nodes, i: int) -> str:
     label = nodes[i].label
     return label if label else f"#{i}"

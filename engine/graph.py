@@ -1,12 +1,13 @@
-"""The course's data model: a Graph is a list of Values that refer to each other by index."""
+"""The course's data model: a Graph of Values that refer to each other by index."""
 
 from __future__ import annotations
 
+import operator
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from numbers import Real
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 if TYPE_CHECKING:
     from .handle import Handle
@@ -29,44 +30,75 @@ class Opaque:
 class Value:
     """One node: its number, the gradient Backward fills in, and the op that made it.
 
-    The op's parts (variant and operand indices) live in the Value's own slots rather than
-    in a separate tuple, which saves about 40 bytes a node; reading `op` rebuilds the
-    variant, so `v.op == Add(2, 1)` and `match v.op:` work as the course writes them.
+    A Value is a view of one row of a Graph's columns (see Graph), so reading and
+    assigning `data`, `grad`, `op` and `label` read and write the graph. `Value(...)`
+    made by hand is the one row of a graph of its own until `g.nodes.append` moves it
+    into g. Reading `op` rebuilds the variant, so `v.op == Add(2, 1)` and `match v.op:`
+    work as the course writes them.
     """
 
-    __slots__ = ("data", "grad", "label", "_kind", "_a", "_b")
+    __slots__ = ("_graph", "_index")
 
     def __init__(
         self, data: float, grad: float = 0.0, op: Any = None, label: str | None = None
     ) -> None:
-        self.data = data
-        self.grad = grad
-        self.label = label
-        self.op = op
+        self._graph = Graph()
+        self._index = 0
+        self._graph._append(data, grad, op, label)
+
+    @classmethod
+    def _view(cls, g: Graph, index: int) -> Value:
+        v = object.__new__(cls)
+        v._graph = g
+        v._index = index
+        return v
+
+    @property
+    def data(self) -> Any:
+        return self._graph._data[self._index]
+
+    @data.setter
+    def data(self, x: Any) -> None:
+        self._graph._data[self._index] = x
+
+    @property
+    def grad(self) -> Any:
+        grads = self._graph._grad
+        return grads[self._index] if self._index < len(grads) else 0.0
+
+    @grad.setter
+    def grad(self, x: Any) -> None:
+        grads = self._graph._grad
+        if self._index >= len(grads):
+            grads.extend([0.0] * (self._index + 1 - len(grads)))
+        grads[self._index] = x
+
+    @property
+    def label(self) -> Any:
+        return self._graph._label.get(self._index)
+
+    @label.setter
+    def label(self, label: Any) -> None:
+        if label is None:
+            self._graph._label.pop(self._index, None)
+        else:
+            self._graph._label[self._index] = label
 
     @property
     def op(self) -> Any:
-        kind = self._kind
+        g, i = self._graph, self._index
+        kind = g._kind[i]
         if kind is None:
             return None
         if kind is Opaque:
-            return self._a
-        return _new(kind, (self._a,) if self._b is None else (self._a, self._b))
+            return g._a[i]
+        b = g._b[i]
+        return _new(kind, (g._a[i],) if b is None else (g._a[i], b))
 
     @op.setter
     def op(self, op: Any) -> None:
-        if op is None:
-            self._kind = self._a = self._b = None
-        elif type(op) in VARIANTS:
-            for index in op[: op.arity]:  # so Backward need only check they come earlier
-                if type(index) is not int or index < 0:
-                    raise TypeError(f"op {op!r}: operand {index!r} is not a node index "
-                                    f"(an int >= 0)")
-            self._kind = type(op)
-            self._a = op[0]
-            self._b = op[1] if len(op) > 1 else None
-        else:
-            self._kind, self._a, self._b = Opaque, op, None
+        g, i = self._graph, self._index
+        g._kind[i], g._a[i], g._b[i] = _op_parts(op)
 
     def __repr__(self) -> str:
         label = f", label={self.label!r}" if self.label is not None else ""
@@ -76,37 +108,156 @@ class Value:
 _new = tuple.__new__
 
 
-class Node(Value):
-    """A Value as MakeValue and the ops make it, which then set every slot. It runs no
-    __init__, so `Node()` runs no Python code: in CPython 3.11 that is a third less per
-    node than `Value(...)`, and more in Pyodide."""
+def _op_parts(op: Any) -> tuple[Any, Any, Any]:
+    """An op as the (kind, a, b) a Graph stores in its columns."""
+    if op is None:
+        return None, None, None
+    if type(op) in VARIANTS:
+        for index in op[: op.arity]:  # so Backward need only check they come earlier
+            if type(index) is not int or index < 0:
+                raise TypeError(f"op {op!r}: operand {index!r} is not a node index "
+                                f"(an int >= 0)")
+        return type(op), op[0], op[1] if len(op) > 1 else None
+    return Opaque, op, None
 
-    __slots__ = ()
-    __init__ = object.__init__
+
+class Nodes(Sequence[Value]):
+    """`g.nodes`: the graph's rows as Values, a list as the course uses one (index, len,
+    iteration, append). Only the newest nodes can be deleted, as the others' indices are
+    what later ops refer to."""
+
+    __slots__ = ("_graph",)
+
+    def __init__(self, graph: Graph) -> None:
+        self._graph = graph
+
+    def __len__(self) -> int:
+        return len(self._graph._data)
+
+    @overload
+    def __getitem__(self, i: int) -> Value: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Value]: ...
+    def __getitem__(self, i: int | slice) -> Value | list[Value]:
+        n = len(self._graph._data)
+        if isinstance(i, slice):
+            return [Value._view(self._graph, j) for j in range(*i.indices(n))]
+        index = operator.index(i)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"node index {i} out of range (the graph has {n} nodes)")
+        return Value._view(self._graph, index)
+
+    def __iter__(self) -> Iterator[Value]:
+        g = self._graph
+        return (Value._view(g, j) for j in range(len(g._data)))
+
+    def __setitem__(self, i: int, v: Value) -> None:
+        """Copy Value v's contents into node i."""
+        node = self[i]
+        if not isinstance(v, Value):
+            raise TypeError(f"g.nodes holds Values, not {type(v).__name__}")
+        node.data, node.grad, node.op, node.label = v.data, v.grad, v.op, v.label
+
+    def __delitem__(self, i: int | slice) -> None:
+        n = len(self)
+        start, stop, step = (i if isinstance(i, slice) else
+                             slice(operator.index(i), None if i == -1 else i + 1)).indices(n)
+        if step != 1 or stop < n:
+            raise ValueError("only the newest nodes can be deleted (del g.nodes[k:]): later "
+                             "ops refer to the others by index")
+        self._graph._truncate(start)
+
+    def append(self, v: Value) -> None:
+        """Move Value v into the graph as its newest node: v is that node from now on."""
+        if not isinstance(v, Value):
+            raise TypeError(f"g.nodes holds Values, not {type(v).__name__}: "
+                            f"make one with Value(data, grad, op, label)")
+        g = self._graph
+        g._append(v.data, v.grad, v.op, v.label)
+        v._graph, v._index = g, len(g._data) - 1
+
+    def extend(self, values: Iterable[Value]) -> None:
+        for v in values:
+            self.append(v)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 class Graph:
-    """An append-only tape: every node comes after its operands, so index order is topological."""
+    """An append-only tape: every node comes after its operands, so index order is topological.
 
-    __slots__ = ("nodes", "lines", "backward_root")
+    The nodes are stored as columns, one list per field, rather than as an object each:
+    a node is then a few list slots and its number, which costs far less to make and
+    to free (and nothing for the cyclic collector to track); `g.nodes` shows the rows
+    as Values. `_grad` may be shorter than the graph: the missing grads are 0.0, so the
+    ops need not append one.
+    """
+
+    __slots__ = ("_data", "_grad", "_kind", "_a", "_b", "_label", "lines", "backward_root")
 
     def __init__(self) -> None:
-        self.nodes: list[Value] = []
+        self._data: list[Any] = []
+        self._grad: list[Any] = []
+        self._kind: list[Any] = []
+        """The op's variant class, None for a leaf, Opaque for some other op object."""
+        self._a: list[Any] = []
+        """The op's first operand (or the other op object itself)."""
+        self._b: list[Any] = []
+        """The op's second operand or constant, or None."""
+        self._label: dict[int, Any] = {}
         self.lines: dict[int, int] = {}
         """The source line that made each node, while `record_lines` is on."""
         self.backward_root: int | None = None
         """The root of the last Backward, so a page can replay it step by step."""
 
+    @property
+    def nodes(self) -> Nodes:
+        return Nodes(self)
+
+    @nodes.setter
+    def nodes(self, values: Iterable[Value]) -> None:
+        values = list(values)
+        for i, v in enumerate(values):
+            if not isinstance(v, Value):
+                raise TypeError(f"g.nodes holds Values: item {i} is a {type(v).__name__}")
+        rows = [(v.data, v.grad, v.op, v.label) for v in values]
+        self._truncate(0)
+        for row in rows:
+            self._append(*row)
+
+    def _append(self, data: Any, grad: Any, op: Any, label: Any) -> None:
+        kind, a, b = _op_parts(op)
+        n = len(self._data)
+        self._data.append(data)
+        self._kind.append(kind)
+        self._a.append(a)
+        self._b.append(b)
+        Value._view(self, n).grad = grad
+        if label is not None:
+            self._label[n] = label
+
+    def _truncate(self, n: int) -> None:
+        """Drop the nodes from index n on."""
+        del self._data[n:], self._grad[n:], self._kind[n:], self._a[n:], self._b[n:]
+        for i in [i for i in self._label if i >= n]:
+            del self._label[i]
+
     def __len__(self) -> int:
-        return len(self.nodes)
+        return len(self._data)
 
     def __repr__(self) -> str:
-        return f"<Graph with {len(self.nodes)} nodes>"
+        return f"<Graph with {len(self._data)} nodes>"
 
     def copy(self) -> Graph:
-        """An independent graph: ops are immutable, so only the Values are new."""
+        """An independent graph: the columns hold immutable things, so copying the
+        lists is enough."""
         clone = Graph()
-        clone.nodes = [Value(v.data, v.grad, v.op, v.label) for v in self.nodes]
+        clone._data, clone._grad = self._data[:], self._grad[:]
+        clone._kind, clone._a, clone._b = self._kind[:], self._a[:], self._b[:]
+        clone._label = dict(self._label)
         clone.lines = dict(self.lines)
         clone.backward_root = self.backward_root
         return clone
@@ -124,17 +275,25 @@ def MakeValue(g: Graph, x: float, label: str | None = None) -> int:
         x = as_float(x, "MakeValue: data")
     if label is not None and type(label) is not str:
         raise TypeError(f"MakeValue: label must be a str or None, got {label!r}")
-    nodes = _nodes_of(g, "MakeValue")  # a clear error for what is not a Graph
-    v = Node()
-    v.data = x
-    v.grad = 0.0
-    v.label = label
-    v._kind = v._a = v._b = None
-    nodes.append(v)
+    try:
+        data = g._data
+    except AttributeError:
+        raise not_a_graph(g, "MakeValue") from None
+    n = _len(data)
+    data.append(x)
+    g._kind.append(None)
+    g._a.append(None)
+    g._b.append(None)
+    if label is not None:
+        g._label[n] = label
     if _source_file is not None:
-        note_line(g, len(nodes) - 1)
-    return len(nodes) - 1
+        note_line(g, n)
+    return n
 
+
+_len = len
+"""len for MakeValue, which keys a leaf's label by its index: a learner's code may rebind
+builtins.len, and the label must still land on its node."""
 
 _source_file: str | None = None
 """The file name `record_lines` notes lines of, or None when it is off; the ops read it
@@ -171,11 +330,15 @@ def as_float(x: Any, what: str) -> float:
     raise TypeError(f"{what} must be a real number, got {x!r} ({type(x).__name__})")
 
 
-def _nodes_of(g: Any, fn: str) -> list[Value]:
+def not_a_graph(g: Any, fn: str) -> TypeError:
+    return TypeError(f"{fn}: expected a Graph, got {type(g).__name__}")
+
+
+def _nodes_of(g: Any, fn: str) -> Sequence[Value]:
     try:
         return g.nodes
     except AttributeError:
-        raise TypeError(f"{fn}: expected a Graph, got {type(g).__name__}") from None
+        raise not_a_graph(g, fn) from None
 
 
 def bad_operand(g: Any, fn: str, role: str = "operand ", **operands: Any) -> Exception:
@@ -193,6 +356,25 @@ def bad_operand(g: Any, fn: str, role: str = "operand ", **operands: Any) -> Exc
                 f"(it has {len(nodes)} nodes)"
             )
     return ValueError(f"{fn}: invalid operands {operands!r}")
+
+
+def columns(g: Any, fn: str) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
+    """A graph's data, kind, a and b columns: a Graph's own lists, or for any other
+    object with a `nodes` list (a learner's own graph class) lists read from its nodes,
+    where a node that is not a Value has an op no engine pass can differentiate."""
+    if isinstance(g, Graph):
+        return g._data, g._kind, g._a, g._b
+    rows = [_parts(v) for v in _nodes_of(g, fn)]
+    data, kinds, firsts, seconds = (list(column) for column in zip(*rows, strict=True)) \
+        if rows else ([], [], [], [])
+    return data, kinds, firsts, seconds
+
+
+def _parts(v: Any) -> tuple[Any, Any, Any, Any]:
+    if isinstance(v, Value):
+        g, i = v._graph, v._index
+        return g._data[i], g._kind[i], g._a[i], g._b[i]
+    return getattr(v, "data", None), Opaque, getattr(v, "op", v), None
 
 
 def root_index(g: Graph, fn: str, root: int) -> int:

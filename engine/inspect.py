@@ -10,13 +10,13 @@ import dataclasses
 import math
 from typing import Any
 
-from .graph import VARIANTS, Graph, Node, Opaque, Value
+from .graph import VARIANTS, Graph, Opaque, Value
 
 
 def is_graph_like(obj: Any) -> bool:
     """True if obj has a `nodes` list whose items all have data, grad and op."""
     if type(obj) is Graph:
-        return True  # its nodes are Values (a hand-appended stranger fails in rows)
+        return True  # its nodes are Values
     try:
         nodes = getattr(obj, "nodes", None)
     except Exception:  # a learner's __getattr__ that raises KeyError, say: no `nodes` here
@@ -64,14 +64,17 @@ def _row(index: int, v: Any, line: int | None) -> dict[str, Any]:
 def _describe_node(v: Any) -> tuple[str | None, list[int], list[Any]]:
     """describe_op(v.op), read straight from an engine Value's slots: big tables are
     made of these."""
-    kind = getattr(v, "_kind", Opaque) if type(v) is Node or type(v) is Value else Opaque
+    if type(v) is not Value:
+        return describe_op(v.op)
+    g, i = v._graph, v._index
+    kind = g._kind[i]
     if kind is None:
         return None, [], []
     if kind is Opaque:
-        return describe_op(v.op)
+        return describe_op(g._a[i])
     if kind.arity == 2:
-        return kind.__name__, [v._a, v._b], []
-    return kind.__name__, [v._a], [] if v._b is None else [v._b]
+        return kind.__name__, [g._a[i], g._b[i]], []
+    return kind.__name__, [g._a[i]], [] if g._b[i] is None else [g._b[i]]
 
 
 def describe_op(op: Any) -> tuple[str | None, list[int], list[Any]]:

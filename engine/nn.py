@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from . import graph
-from .graph import Graph, MakeValue, Node, bad_operand, note_line
+from .graph import Graph, MakeValue, bad_operand, note_line
 from .ops import Add, Mul, VRelu
 
 
@@ -28,33 +28,27 @@ class Neuron:
         then VRelu's; but in one call, as a neuron's sum is most of an MLP's graph and a
         call costs about as much as a node. Bad input leaves the graph as it was."""
         g = self.g
-        nodes = g.nodes
+        data, kinds, firsts, seconds = g._data, g._kind, g._a, g._b
         if len(x) != len(self.w):
             raise ValueError(f"Neuron: {len(x)} inputs for {len(self.w)} weights")
-        start = n = len(nodes)
+        start = n = len(data)
         act = self.b
-        total = nodes[act].data
+        total = data[act]
         recording = graph._source_file is not None
         for wi, xi in zip(self.w, x, strict=True):
             if not (type(wi) is int and type(xi) is int and 0 <= wi < n and 0 <= xi < n):
-                del nodes[start:]
+                g._truncate(start)
                 raise bad_operand(g, "VMul", a=wi, b=xi)
-            product = Node()
-            product.data = y = nodes[wi].data * nodes[xi].data
-            product.grad = 0.0
-            product.label = None
-            product._kind = Mul
-            product._a = wi
-            product._b = xi
-            nodes.append(product)
-            added = Node()
-            added.data = total = total + y
-            added.grad = 0.0
-            added.label = None
-            added._kind = Add
-            added._a = act
-            added._b = n
-            nodes.append(added)
+            y = data[wi] * data[xi]
+            total = total + y
+            data.append(y)  # the product, node n
+            data.append(total)  # the running sum, node n + 1
+            kinds.append(Mul)
+            kinds.append(Add)
+            firsts.append(wi)
+            firsts.append(act)
+            seconds.append(xi)
+            seconds.append(n)
             if recording:
                 note_line(g, n)
                 note_line(g, n + 1)

@@ -15,7 +15,7 @@ import math
 from typing import NamedTuple
 
 from . import graph
-from .graph import Graph, Node, bad_operand, note_line, variant
+from .graph import Graph, bad_operand, not_a_graph, note_line, variant
 
 
 @variant
@@ -27,18 +27,17 @@ class Add(NamedTuple):
 
 
 def VAdd(g: Graph, a: int, b: int) -> int:
-    nodes = g.nodes
-    n = len(nodes)
+    try:
+        data = g._data
+    except AttributeError:
+        raise not_a_graph(g, "VAdd") from None
+    n = len(data)
     if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
         raise bad_operand(g, "VAdd", a=a, b=b)
-    v = Node()
-    v.data = nodes[a].data + nodes[b].data
-    v.grad = 0.0
-    v.label = None
-    v._kind = Add
-    v._a = a
-    v._b = b
-    nodes.append(v)
+    data.append(data[a] + data[b])
+    g._kind.append(Add)
+    g._a.append(a)
+    g._b.append(b)
     if graph._source_file is not None:
         note_line(g, n)
     return n
@@ -53,18 +52,17 @@ class Sub(NamedTuple):
 
 
 def VSub(g: Graph, a: int, b: int) -> int:
-    nodes = g.nodes
-    n = len(nodes)
+    try:
+        data = g._data
+    except AttributeError:
+        raise not_a_graph(g, "VSub") from None
+    n = len(data)
     if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
         raise bad_operand(g, "VSub", a=a, b=b)
-    v = Node()
-    v.data = nodes[a].data - nodes[b].data
-    v.grad = 0.0
-    v.label = None
-    v._kind = Sub
-    v._a = a
-    v._b = b
-    nodes.append(v)
+    data.append(data[a] - data[b])
+    g._kind.append(Sub)
+    g._a.append(a)
+    g._b.append(b)
     if graph._source_file is not None:
         note_line(g, n)
     return n
@@ -79,18 +77,17 @@ class Mul(NamedTuple):
 
 
 def VMul(g: Graph, a: int, b: int) -> int:
-    nodes = g.nodes
-    n = len(nodes)
+    try:
+        data = g._data
+    except AttributeError:
+        raise not_a_graph(g, "VMul") from None
+    n = len(data)
     if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
         raise bad_operand(g, "VMul", a=a, b=b)
-    v = Node()
-    v.data = nodes[a].data * nodes[b].data
-    v.grad = 0.0
-    v.label = None
-    v._kind = Mul
-    v._a = a
-    v._b = b
-    nodes.append(v)
+    data.append(data[a] * data[b])
+    g._kind.append(Mul)
+    g._a.append(a)
+    g._b.append(b)
     if graph._source_file is not None:
         note_line(g, n)
     return n
@@ -105,21 +102,20 @@ class Div(NamedTuple):
 
 
 def VDiv(g: Graph, a: int, b: int) -> int:
-    nodes = g.nodes
-    n = len(nodes)
+    try:
+        data = g._data
+    except AttributeError:
+        raise not_a_graph(g, "VDiv") from None
+    n = len(data)
     if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
         raise bad_operand(g, "VDiv", a=a, b=b)
-    y = nodes[b].data
+    y = data[b]
     if y == 0:
         raise ZeroDivisionError(f"VDiv: division by node {b}, whose data is {y!r}")
-    v = Node()
-    v.data = nodes[a].data / y
-    v.grad = 0.0
-    v.label = None
-    v._kind = Div
-    v._a = a
-    v._b = b
-    nodes.append(v)
+    data.append(data[a] / y)
+    g._kind.append(Div)
+    g._a.append(a)
+    g._b.append(b)
     if graph._source_file is not None:
         note_line(g, n)
     return n
@@ -133,18 +129,17 @@ class Neg(NamedTuple):
 
 
 def VNeg(g: Graph, a: int) -> int:
-    nodes = g.nodes
-    n = len(nodes)
+    try:
+        data = g._data
+    except AttributeError:
+        raise not_a_graph(g, "VNeg") from None
+    n = len(data)
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VNeg", a=a)
-    v = Node()
-    v.data = -nodes[a].data
-    v.grad = 0.0
-    v.label = None
-    v._kind = Neg
-    v._a = a
-    v._b = None
-    nodes.append(v)
+    data.append(-data[a])
+    g._kind.append(Neg)
+    g._a.append(a)
+    g._b.append(None)
     if graph._source_file is not None:
         note_line(g, n)
     return n
@@ -161,23 +156,22 @@ class Pow(NamedTuple):
 
 
 def VPow(g: Graph, a: int, k: float) -> int:
-    nodes = g.nodes
-    n = len(nodes)
+    try:
+        data = g._data
+    except AttributeError:
+        raise not_a_graph(g, "VPow") from None
+    n = len(data)
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VPow", a=a)
     if type(k) not in (int, float):
         raise TypeError(f"VPow: the exponent must be a number (int or float), got {k!r}")
-    x = nodes[a].data
+    x = data[a]
     if x < 0 and math.isfinite(k) and not float(k).is_integer():  # -inf too (C's pow: +inf)
         raise ValueError(f"VPow: node {a} (data {x!r}) to the power {k!r} is not a real number")
-    v = Node()
-    v.data = ieee_pow(x, k)
-    v.grad = 0.0
-    v.label = None
-    v._kind = Pow
-    v._a = a
-    v._b = k
-    nodes.append(v)
+    data.append(ieee_pow(x, k))
+    g._kind.append(Pow)
+    g._a.append(a)
+    g._b.append(k)
     if graph._source_file is not None:
         note_line(g, n)
     return n
@@ -191,22 +185,21 @@ class Exp(NamedTuple):
 
 
 def VExp(g: Graph, a: int) -> int:
-    nodes = g.nodes
-    n = len(nodes)
+    try:
+        data = g._data
+    except AttributeError:
+        raise not_a_graph(g, "VExp") from None
+    n = len(data)
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VExp", a=a)
     try:
-        y = math.exp(nodes[a].data)
+        y = math.exp(data[a])
     except OverflowError:  # where float64 overflows: x > log(DBL_MAX) ≈ 709.78
         y = math.inf
-    v = Node()
-    v.data = y
-    v.grad = 0.0
-    v.label = None
-    v._kind = Exp
-    v._a = a
-    v._b = None
-    nodes.append(v)
+    data.append(y)
+    g._kind.append(Exp)
+    g._a.append(a)
+    g._b.append(None)
     if graph._source_file is not None:
         note_line(g, n)
     return n
@@ -220,21 +213,20 @@ class Log(NamedTuple):
 
 
 def VLog(g: Graph, a: int) -> int:
-    nodes = g.nodes
-    n = len(nodes)
+    try:
+        data = g._data
+    except AttributeError:
+        raise not_a_graph(g, "VLog") from None
+    n = len(data)
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VLog", a=a)
-    x = nodes[a].data
+    x = data[a]
     if x <= 0:
         raise ValueError(f"VLog: log of node {a} is undefined: its data {x!r} is not positive")
-    v = Node()
-    v.data = math.log(x)
-    v.grad = 0.0
-    v.label = None
-    v._kind = Log
-    v._a = a
-    v._b = None
-    nodes.append(v)
+    data.append(math.log(x))
+    g._kind.append(Log)
+    g._a.append(a)
+    g._b.append(None)
     if graph._source_file is not None:
         note_line(g, n)
     return n
@@ -248,18 +240,17 @@ class Tanh(NamedTuple):
 
 
 def VTanh(g: Graph, a: int) -> int:
-    nodes = g.nodes
-    n = len(nodes)
+    try:
+        data = g._data
+    except AttributeError:
+        raise not_a_graph(g, "VTanh") from None
+    n = len(data)
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VTanh", a=a)
-    v = Node()
-    v.data = math.tanh(nodes[a].data)
-    v.grad = 0.0
-    v.label = None
-    v._kind = Tanh
-    v._a = a
-    v._b = None
-    nodes.append(v)
+    data.append(math.tanh(data[a]))
+    g._kind.append(Tanh)
+    g._a.append(a)
+    g._b.append(None)
     if graph._source_file is not None:
         note_line(g, n)
     return n
@@ -273,19 +264,18 @@ class Relu(NamedTuple):
 
 
 def VRelu(g: Graph, a: int) -> int:
-    nodes = g.nodes
-    n = len(nodes)
+    try:
+        data = g._data
+    except AttributeError:
+        raise not_a_graph(g, "VRelu") from None
+    n = len(data)
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VRelu", a=a)
-    x = nodes[a].data
-    v = Node()
-    v.data = x if x > 0 or x != x else 0.0
-    v.grad = 0.0
-    v.label = None
-    v._kind = Relu
-    v._a = a
-    v._b = None
-    nodes.append(v)
+    x = data[a]
+    data.append(x if x > 0 or x != x else 0.0)
+    g._kind.append(Relu)
+    g._a.append(a)
+    g._b.append(None)
     if graph._source_file is not None:
         note_line(g, n)
     return n
@@ -299,24 +289,23 @@ class Sigmoid(NamedTuple):
 
 
 def VSigmoid(g: Graph, a: int) -> int:
-    nodes = g.nodes
-    n = len(nodes)
+    try:
+        data = g._data
+    except AttributeError:
+        raise not_a_graph(g, "VSigmoid") from None
+    n = len(data)
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VSigmoid", a=a)
-    x = nodes[a].data
+    x = data[a]
     if x >= 0:
         y = 1.0 / (1.0 + math.exp(-x))
     else:  # the same value, written so exp never overflows: exact down to subnormals
         e = math.exp(x)  # nan stays nan
         y = e / (1.0 + e)
-    v = Node()
-    v.data = y
-    v.grad = 0.0
-    v.label = None
-    v._kind = Sigmoid
-    v._a = a
-    v._b = None
-    nodes.append(v)
+    data.append(y)
+    g._kind.append(Sigmoid)
+    g._a.append(a)
+    g._b.append(None)
     if graph._source_file is not None:
         note_line(g, n)
     return n

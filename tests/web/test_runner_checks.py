@@ -51,7 +51,8 @@ def test_an_assert_without_a_message_names_its_line_of_the_check():
 def test_a_check_that_breaks_is_the_authors_mistake_told_by_its_last_line():
     messages = verdict(TWO_NODES, "assert g.nodes[5].data == 1, 'not this'\n")["messages"]
     assert messages == ["The check itself failed (line 1 of the check), which is for the "
-                        "exercise's author to fix: IndexError: list index out of range"]
+                        "exercise's author to fix: IndexError: node index 5 out of range "
+                        "(the graph has 2 nodes)"]
 
 
 def test_a_check_that_does_not_compile_names_its_line():

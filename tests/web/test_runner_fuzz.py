@@ -10,7 +10,7 @@ from types import ModuleType
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Graph
+from engine import Graph, Value
 from playground_runner.caps import CELL_CHARS, FULL_LABEL_CHARS, TITLE_CHARS
 from tests.web.runs import run
 
@@ -68,6 +68,7 @@ ops = st.one_of(
 )
 parts = {"data": values, "grad": values, "op": ops, "label": st.one_of(values, texts)}
 
+engine_values = st.builds(Value, values, values, ops, st.one_of(values, texts))
 
 # Mostly readable, so that most graphs get as far as a table.
 HOW = st.sampled_from(["plain"] * 14 + ["raising", "missing"])
@@ -105,9 +106,10 @@ def graphs(draw):
         st.dictionaries(st.integers(0, 6), st.one_of(st.integers(1, 99), values), max_size=4),
     ))
     root = draw(st.one_of(st.integers(-2, 8), values))
-    if draw(st.booleans()):
+    if draw(st.booleans()):  # an engine Graph holds Values, whatever their parts
         graph = Graph()
-        graph.nodes, graph.lines, graph.backward_root = items, lines, root
+        graph.nodes = draw(st.lists(engine_values, min_size=1, max_size=6))
+        graph.lines, graph.backward_root = lines, root
         return graph
     node_list = draw(st.sampled_from([list, list, list, FailingList, tuple]))(items)
     attrs = {"nodes": node_list if draw(HOW) == "plain" else draw(ERRORS.map(raising)),

@@ -1,0 +1,73 @@
+"""g.nodes as the course uses it: a list of Values whose reads and writes are the graph's."""
+
+import pytest
+
+from engine import Add, Backward, Graph, MakeValue, Mul, VAdd, Value, VMul
+
+
+def small_graph() -> tuple[Graph, int, int, int]:
+    g = Graph()
+    a = MakeValue(g, 2.0, label="a")
+    b = MakeValue(g, 3.0, label="b")
+    return g, a, b, VMul(g, a, b)
+
+
+def test_a_node_reads_as_a_value_with_data_grad_op_and_label():
+    g, a, b, c = small_graph()
+    Backward(g, c)
+    v = g.nodes[c]
+    assert (v.data, v.grad, v.op, v.label) == (6.0, 1.0, Mul(a, b), None)
+    assert (g.nodes[a].label, g.nodes[-1].op) == ("a", Mul(0, 1))
+    match v.op:
+        case Mul(x, y):
+            assert (x, y) == (a, b)
+        case _:
+            pytest.fail(f"match did not see Mul in {v.op!r}")
+
+
+def test_assigning_a_nodes_fields_writes_the_graph():
+    g, a, b, c = small_graph()
+    g.nodes[a].data = 5.0
+    g.nodes[b].grad = 7.0
+    g.nodes[c].op = Add(a, b)
+    g.nodes[c].label = "c"
+    assert [(v.data, v.grad, v.op, v.label) for v in g.nodes] == [
+        (5.0, 0.0, None, "a"), (3.0, 7.0, None, "b"), (6.0, 0.0, Add(0, 1), "c")]
+    Backward(g, c)
+    assert [v.grad for v in g.nodes] == [1.0, 1.0, 1.0]
+
+
+def test_a_value_appended_by_hand_becomes_the_graphs_node():
+    g = Graph()
+    g.nodes.append(Value(2.0, label="x"))
+    y = Value(4.0, op=Mul(0, 0))
+    g.nodes.append(y)
+    assert len(g.nodes) == 2 and g.nodes[1].op == Mul(0, 0)
+    Backward(g, 1)
+    assert (y.grad, g.nodes[0].grad) == (1.0, 4.0)  # y is node 1 now, not a copy
+    y.data = 9.0
+    assert g.nodes[1].data == 9.0
+
+
+def test_the_newest_nodes_can_be_deleted_and_others_cannot():
+    g, a, b, c = small_graph()
+    with pytest.raises(ValueError, match="only the newest nodes can be deleted"):
+        del g.nodes[a]
+    del g.nodes[b:]
+    assert [(v.data, v.label) for v in g.nodes] == [(2.0, "a")]
+    assert VAdd(g, a, a) == 1 and g.nodes[1].label is None  # b's label went with it
+
+
+def test_only_values_go_into_a_graph():
+    g = Graph()
+    with pytest.raises(TypeError, match="g.nodes holds Values, not tuple"):
+        g.nodes.append((1.0, 0.0, None))
+    with pytest.raises(TypeError, match="item 1 is a float"):
+        g.nodes = [Value(1.0), 2.0]
+    assert len(g.nodes) == 0
+
+
+def test_an_index_past_the_end_names_the_graphs_size():
+    g, *_ = small_graph()
+    with pytest.raises(IndexError, match=r"node index 3 out of range \(the graph has 3 nodes\)"):
+        g.nodes[3]
