@@ -136,12 +136,12 @@ class Snapshot:
                 del current[name]
             else:
                 delattr(self.owner, name)
+        if self.owner is None:  # a dict: every name at once (sys's, after every run)
+            current.update(saved)
+            return
         for name, value in saved.items():
             if current.get(name, MISSING) is not value:
-                if self.owner is None:
-                    current[name] = value
-                else:
-                    setattr(self.owner, name, value)
+                setattr(self.owner, name, value)
 
 
 class Snapshots:
