@@ -10,7 +10,8 @@
 // Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer,
 //                 wasm?: WebAssembly.Module, memory?: ArrayBuffer}  from the worker before
 // Port in:       {type: "run", id, code, checks}  checks: the exercise's, a list of Python texts
-//                {type: "ping", id}           answered once every message before it is handled
+//                {type: "ping", id}           answered once every message before it is handled,
+//                                             in a task of its own: a closed worker runs none
 // Port out:      {type: "phase", phase}       "installing the engine" (after a fresh boot)
 //                {type: "ready", wasm, memory}  Pyodide's WebAssembly.Module and the snapshot's
 //                                             memory as restored (transferred), or nulls
@@ -258,6 +259,9 @@ async function handle(data, page) {
     if (typeof result !== "string") throw new Error("Python stopped working");
     page.postMessage({ type: "result", id: data.id, result });
   } else if (data.type === "ping") {
+    // A new task, even when the ping came in while the run awaited micropip: after
+    // the code's `js.close()`, the worker runs no more tasks, so it never answers.
+    await new Promise((next) => setTimeout(next));
     page.postMessage({ type: "pong", id: data.id });
   }
 }

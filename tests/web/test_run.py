@@ -82,6 +82,25 @@ def test_output_streams_stdout_and_stderr_in_order(playground):
     assert stderr.all_inner_texts() == ["two\n"]
 
 
+AT_END = "o => o.scrollTop > 0 && o.scrollTop + o.clientHeight >= o.scrollHeight - 4"
+# Prints a numbered line every 2 ms until stopped.
+PRINTS_ON = ("import time\ni = 0\nwhile True:\n    print(f'line {i}')\n    i += 1\n"
+             "    t = time.time()\n    while time.time() - t < 0.002: pass\n")
+
+
+def test_the_output_follows_its_end_unless_the_learner_scrolls_up(playground):
+    output = playground.element.locator(".output").element_handle()
+    assert playground.run("for i in range(300): print(i)") == "done"
+    playground.page.wait_for_function(AT_END, arg=output)
+    playground.start(PRINTS_ON)
+    playground.wait_for_output("line 100\n")
+    output.evaluate("o => { o.scrollTop = 0; }")
+    playground.wait_for_output("line 1000\n")
+    assert output.evaluate("o => o.scrollTop") == 0
+    playground.button("Stop").click()
+    assert playground.wait_for("stopped") == "stopped"
+
+
 def test_nan_and_infinities_show_as_such_with_full_values_on_hover(playground):
     code = (
         "from engine import Graph, MakeValue\n"

@@ -17,6 +17,7 @@ failure of Python itself can keep a result from the page.
 from __future__ import annotations
 
 import builtins
+import gc
 import json
 import linecache
 import sys
@@ -137,3 +138,9 @@ def _sendable(table: dict, output: Output) -> bool:
 
 pristine = Pristine()
 pristine.save()  # last, so that it saves this module's globals as they end up
+# What Python holds by now (the standard library's, the engine's, this package's objects)
+# lives as long as it does: the collector need never look at it again. Else Python
+# 3.14's collector goes through it a slice at a time in the collections inside runs:
+# 10-100 ms a run in Pyodide, for the first few dozen runs after the start.
+gc.collect()
+gc.freeze()

@@ -74,6 +74,7 @@ class Pristine:
                 self._note(value, module.__name__)
         self.function_parts = [tuple(map(attrgetter(part), self.functions))
                                for part in FUNCTION_PARTS]
+        self.all_namespaces = Snapshots(self.namespaces)
         self.first = [(s.mapping, dict(s.mapping)) for s in self.namespaces if s.owner is None]
 
     def _note(self, value: object, home: str) -> None:
@@ -95,9 +96,10 @@ class Pristine:
             namespace.update(saved)
         if self.modules.changed(sys.modules):
             sys.modules.update(zip(self.modules.keys, self.modules.values, strict=True))
-        for namespace in self.namespaces:
-            if namespace.changed():
-                namespace.put_back()
+        if self.all_namespaces.changed():
+            for namespace in self.namespaces:
+                if namespace.changed():
+                    namespace.put_back()
         for part, saved in zip(FUNCTION_PARTS, self.function_parts, strict=True):
             if not all(map(is_, map(attrgetter(part), self.functions), saved)):
                 for function, value in zip(self.functions, saved, strict=True):
@@ -134,12 +136,34 @@ class Snapshot:
                 del current[name]
             else:
                 delattr(self.owner, name)
+        if self.owner is None:  # a dict: every name at once (sys's, after every run)
+            current.update(saved)
+            return
         for name, value in saved.items():
             if current.get(name, MISSING) is not value:
-                if self.owner is None:
-                    current[name] = value
-                else:
-                    setattr(self.owner, name, value)
+                setattr(self.owner, name, value)
+
+
+class Snapshots:
+    """Many snapshots checked at once: by length, then by identity in one loop in C for
+    each type of mapping (dicts, classes' mapping proxies), not one Python call each."""
+
+    def __init__(self, snapshots: list[Snapshot]) -> None:
+        self.mappings = [s.mapping for s in snapshots]
+        self.lengths = [len(s.keys) for s in snapshots]
+        groups: dict[object, tuple[list, list, list]] = {}
+        for s in snapshots:
+            mappings, keys, values = groups.setdefault(type(s.mapping).get, ([], [], []))
+            mappings.extend(repeat(s.mapping, len(s.keys)))
+            keys.extend(s.keys)
+            values.extend(s.values)
+        self.groups = [(get, tuple(m), tuple(k), tuple(v)) for get, (m, k, v) in groups.items()]
+
+    def changed(self) -> bool:
+        if list(map(len, self.mappings)) != self.lengths:
+            return True
+        return not all(all(map(is_, map(get, mappings, keys, repeat(MISSING)), values))
+                       for get, mappings, keys, values in self.groups)
 
 
 class RunState:

@@ -106,8 +106,10 @@ export function markNodeLine(view, line) {
   mark(view, nodeLine, line);
 }
 
-function mark(view, { effect }, line) {
+function mark(view, { effect, field }, line) {
   const valid = line !== null && line >= 1 && line <= view.state.doc.lines;
+  // Clearing no mark changes nothing: no update, which would read the page's layout.
+  if (!valid && view.state.field(field).size === 0) return;
   const effects = [effect.of(valid ? line : null)];
   if (valid) effects.push(EditorView.scrollIntoView(view.state.doc.line(line).from, { y: "nearest" }));
   view.dispatch({ effects });

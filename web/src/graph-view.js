@@ -11,6 +11,9 @@
 // tabindex: the focused box is the one in the tab order). The arrow keys move
 // from box to box in index order, the table's; Enter or Space selects.
 //
+// A picture is laid out once Python has no runs to do: a course page's runs, queued
+// together, all end before the first picture takes the CPU from them.
+//
 // data-state on the root: empty | laying-out | drawn | failed.
 
 import { element } from "./dom.js";
@@ -34,7 +37,9 @@ const KEYS_HELP =
   "Shift with an arrow key pans; + and - zoom; 0 fits the picture.";
 
 export class GraphView {
-  constructor() {
+  /** @param {() => Promise<void>} whenIdle resolves once Python has no runs to do */
+  constructor(whenIdle = () => Promise.resolve()) {
+    this.whenIdle = whenIdle;
     this.onSelect = () => {}; // (node index) when the learner clicks a node
     this.active = null; // the node whose box is in the tab order, kept across drawings
     this.note = element("p", { className: "picture-note" });
@@ -122,7 +127,10 @@ export class GraphView {
   async draw() {
     const ticket = (this.ticket = {});
     this.root.dataset.state = "laying-out";
-    await afterPaint(); // the table first: the picture never delays a run's result
+    // Runs first (a course page's, queued together): Graphviz and the drawing would take
+    // the CPU from Python and the page's main thread; then the table, painted first.
+    await this.whenIdle();
+    await afterPaint(); // the picture never delays a run's result
     if (ticket !== this.ticket) return;
     const t = this.table;
     const nodes = (this.nodes = this.pick());

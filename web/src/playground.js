@@ -120,8 +120,10 @@ class AutogradPlayground extends HTMLElement {
     this.output = element("pre", { className: "output", role: "log", ariaLabel: "Output" });
     this.output.setAttribute("aria-live", "polite");
     this.output.tabIndex = 0;
+    this.followingOutput = true;
+    this.output.addEventListener("scroll", () => this.noteOutputScroll(), { passive: true });
     this.tables = new TablePanel();
-    this.picture = new GraphView();
+    this.picture = new GraphView(() => this.runtime.whenIdle());
     this.stepper = new Stepper();
     this.linkViews();
     this.pendingCode = this.initialCode();
@@ -262,6 +264,7 @@ class AutogradPlayground extends HTMLElement {
     if (this.state === "running") return this.job.done;
     this.state = "running";
     this.output.replaceChildren();
+    this.followingOutput = true;
     this.markLine(null);
     this.keeper?.flush();
     const code = this.code;
@@ -320,10 +323,20 @@ class AutogradPlayground extends HTMLElement {
     }
   }
 
+  /** Append output; the box follows its end, unless the learner scrolled up from it. Its
+   *  size is read only in the next frame, so output never forces a layout of the page. */
   print(stream, text) {
-    const atEnd = this.output.scrollTop + this.output.clientHeight >= this.output.scrollHeight - 4;
     this.output.append(element("span", { className: stream, textContent: text }));
-    if (atEnd) this.output.scrollTop = this.output.scrollHeight;
+    this.scrollingOutput ??= requestAnimationFrame(() => {
+      this.scrollingOutput = null;
+      if (this.followingOutput) this.output.scrollTop = this.output.scrollHeight;
+    });
+  }
+
+  /** Whether the output box is scrolled to its end (so that it follows new output). */
+  noteOutputScroll() {
+    const { scrollTop, clientHeight, scrollHeight } = this.output;
+    this.followingOutput = scrollTop + clientHeight >= scrollHeight - 4;
   }
 
   showResult(result) {

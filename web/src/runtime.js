@@ -19,7 +19,9 @@
 // checked (protocol.js), only the run in flight gets output and a result, and
 // a malformed message ends that run as an error in a fresh worker. A run's
 // result counts once the worker answers a ping after it: a worker the code
-// closed (`js.close()`) answers nothing, and is replaced.
+// closed (`js.close()`) answers nothing, and is replaced. The ping goes with
+// the run (the worker answers it in a task of its own once the run is over),
+// so a run costs one trip through the page's busy main thread, not two.
 
 import { deadlines } from "./deadlines.js";
 import { moduleWorker } from "./module-worker.js";
@@ -46,6 +48,22 @@ export class Runtime extends EventTarget {
   /** True when Stop can interrupt Python rather than restart it. */
   get interruptible() {
     return Boolean(this.buffer);
+  }
+
+  /** True when Python has no run in flight or queued. */
+  get idle() {
+    return !this.current && this.queue.length === 0;
+  }
+
+  /** Resolves once Python has no run in flight or queued (at once if it has none). */
+  whenIdle() {
+    if (this.idle) return Promise.resolve();
+    return new Promise((resolve) => this.addEventListener("idle", resolve, { once: true }));
+  }
+
+  /** Tell whoever waits for Python to have nothing to do, if it has nothing. */
+  noteIdle() {
+    if (this.idle) this.dispatchEvent(new Event("idle"));
   }
 
   /** Start Python, once; later calls do nothing. */
@@ -91,6 +109,7 @@ export class Runtime extends EventTarget {
     if (job !== this.current) {
       this.queue = this.queue.filter((queued) => queued !== job);
       job.resolve(stopped());
+      this.noteIdle();
       return;
     }
     if (job.stopping) return;
@@ -109,6 +128,7 @@ export class Runtime extends EventTarget {
     this.current = this.queue.shift();
     const { id, code, checks } = this.current;
     this.port.postMessage({ type: "run", id, code, checks });
+    this.port.postMessage({ type: "ping", id });
     this.current.begin();
   }
 
@@ -118,6 +138,7 @@ export class Runtime extends EventTarget {
     for (const timer of job.timers) clearTimeout(timer);
     job.resolve(result);
     this.pump();
+    this.noteIdle();
   }
 
   /**
@@ -142,6 +163,7 @@ export class Runtime extends EventTarget {
     } else {
       this.setPhase(`failed: ${message}`);
       for (const job of this.queue.splice(0)) job.resolve(stopped());
+      this.noteIdle();
     }
   }
 
@@ -182,7 +204,6 @@ export class Runtime extends EventTarget {
       for (const [stream, text] of pairs) job.onOutput(stream, text);
     } else if (type === "result") {
       job.answer = parseResult(message.result);
-      this.port.postMessage({ type: "ping", id });
       job.timers.push(setTimeout(() => this.restart(unanswered()), deadlines.pingMs));
     } else {
       this.finish(job.answer);

@@ -36,13 +36,23 @@ export class TablePanel {
       this.scroller,
     ]);
     this.picker.addEventListener("change", () => this.select(Number(this.picker.value)));
-    this.scroller.addEventListener("scroll", () => this.schedule(), { passive: true });
+    this.scroller.addEventListener("scroll", () => {
+      this.viewTop = this.scroller.scrollTop;
+      this.schedule();
+    }, { passive: true });
     this.body.addEventListener("click", (event) => {
       const row = event.target.closest("tr[data-node]");
       if (row) this.onSelect(Number(row.dataset.node));
     });
     this.scroller.addEventListener("keydown", (event) => this.onKey(event));
-    new ResizeObserver(() => this.schedule()).observe(this.scroller);
+    // Where the scroller is and its height, as last laid out and scrolled: drawing rows
+    // never asks for a layout (on a course page, ten tables drawn as ten runs end).
+    this.viewTop = 0;
+    this.viewHeight = 0;
+    new ResizeObserver(([entry]) => {
+      this.viewHeight = entry.contentRect.height;
+      this.schedule();
+    }).observe(this.scroller);
     this.setTables([]);
   }
 
@@ -70,7 +80,7 @@ export class TablePanel {
     this.count.textContent = this.current ? nodes(count) : "";
     this.caption.textContent = this.current ? `${this.current.title}: ${nodes(count)}` : "";
     this.table.setAttribute("aria-rowcount", String(count + 1));
-    this.scroller.scrollTop = 0;
+    if (this.viewTop !== 0) this.scroller.scrollTop = this.viewTop = 0;
     this.redraw();
     this.root.dispatchEvent(new Event("table-change"));
   }
@@ -93,8 +103,8 @@ export class TablePanel {
     const top = i * ROW_PX;
     const head = this.table.tHead.offsetHeight;
     const view = this.scroller.clientHeight - head;
-    if (top < this.scroller.scrollTop) this.scroller.scrollTop = top;
-    else if (top + ROW_PX > this.scroller.scrollTop + view) this.scroller.scrollTop = top + ROW_PX - view;
+    if (top < this.scroller.scrollTop) this.scroller.scrollTop = this.viewTop = top;
+    else if (top + ROW_PX > this.scroller.scrollTop + view) this.scroller.scrollTop = this.viewTop = top + ROW_PX - view;
   }
 
   onKey(event) {
@@ -123,8 +133,8 @@ export class TablePanel {
   draw() {
     const t = this.current;
     const count = t?.count ?? 0;
-    const top = this.scroller.scrollTop;
-    const height = this.scroller.clientHeight || 600;
+    const top = this.viewTop;
+    const height = this.viewHeight || 600;
     const first = Math.max(0, Math.floor(top / ROW_PX) - MARGIN_ROWS);
     const last = Math.min(count, Math.ceil((top + height) / ROW_PX) + MARGIN_ROWS);
     const key = `${first}:${last}`;
