@@ -183,6 +183,15 @@ class Playground:
         )
 
 
+# The ping after each result has a deadline (deadlines.js), after which the page takes
+# Python for dead and restarts it; on a loaded machine an answer can come late. Pages
+# under test wait as long as it takes, unless a test of the ping sets the deadline.
+PATIENT_PING = (
+    "customElements.whenDefined('autograd-playground').then(() => Object.assign("
+    f"customElements.get('autograd-playground').deadlines, {{pingMs: {NEVER_MS}}}))"
+)
+
+
 @pytest.fixture
 def new_context(browser: Browser):
     """Makes fresh browser contexts (empty cache and storage) whose every wait may last
@@ -192,6 +201,7 @@ def new_context(browser: Browser):
     def new_context_(**context_options) -> BrowserContext:
         context = browser.new_context(**context_options)
         context.set_default_timeout(RUN_MS)
+        context.add_init_script(PATIENT_PING)
         contexts.append(context)
         return context
 

@@ -14,6 +14,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from playwright.sync_api import Frame, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.web.conftest import BOOT_MS, Playground
 
@@ -110,10 +111,17 @@ class PlaygroundAt(Playground):
 
 
 def wait_for_all(page: Page, state: str, timeout: float = BOOT_MS) -> None:
-    """Wait until every playground on the page is in `state`."""
-    page.wait_for_function(
-        "state => [...document.querySelectorAll('autograd-playground')]"
-        ".every(el => el.dataset.state === state)",
-        arg=state,
-        timeout=timeout,
-    )
+    """Wait until every playground on the page is in `state`; past the timeout, fail
+    saying where each one is."""
+    try:
+        page.wait_for_function(
+            "state => [...document.querySelectorAll('autograd-playground')]"
+            ".every(el => el.dataset.state === state)",
+            arg=state,
+            timeout=timeout,
+        )
+    except PlaywrightTimeoutError:
+        states = page.locator("autograd-playground").evaluate_all(
+            "els => els.map(el => `${el.id || '(no id)'}: ${el.dataset.state}, "
+            "${el.shadowRoot?.querySelector('.status')?.textContent ?? ''}`)")
+        raise AssertionError(f"not all playgrounds are {state}: {states}") from None
