@@ -30,7 +30,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 import venv
 import zipfile
 from pathlib import Path
@@ -44,9 +43,9 @@ from autograd_playground import chromium  # noqa: E402
 from autograd_playground.chromium import ChromiumNotFoundError, system  # noqa: E402
 from autograd_playground.server import (  # noqa: E402
     Server,
-    make_server,
     port_number,
     serve_until_interrupted,
+    start_in_background,
     take_port,
 )
 
@@ -373,9 +372,7 @@ def start_server(isolation: bool = True) -> tuple[Server, str]:
     base URL. The tests use it too."""
     if not (DIST / "index.html").exists():
         raise FileNotFoundError(f"{DIST} is not built: run `python build.py` first")
-    server = make_server(DIST, isolation=isolation, quiet=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+    return start_in_background(DIST, isolation)
 
 
 def serve(port: int, isolation: bool) -> None:

@@ -12,17 +12,13 @@ import functools
 import hashlib
 import shutil
 import subprocess
-import threading
 import venv
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Page
 
 import build
 from autograd_playground.element import ATTRIBUTES
-from autograd_playground.server import make_server
 from tests.web.conftest import BOOT_MS, FINAL_STATES, RUN_MS
 
 COURSES = build.ROOT / "examples" / "courses"
@@ -78,19 +74,6 @@ def run_every_playground(page: Page) -> dict[str, dict]:
             if views.is_visible() else None,
         }
     return results
-
-
-@contextmanager
-def serving(folder: Path) -> Iterator[str]:
-    """Serve `folder` as a plain static host would (no isolation headers); its base URL.
-    The folder may be filled after the server starts (a course built for its URL)."""
-    server = make_server(folder, isolation=False, quiet=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def build_sphinx(scripts: Path, source: Path, out: Path,

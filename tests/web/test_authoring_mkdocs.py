@@ -10,6 +10,7 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
+from autograd_playground.server import serving
 from tests.web.authoring import (
     COURSES,
     authored_attributes,
@@ -18,7 +19,6 @@ from tests.web.authoring import (
     looks_before_the_script,
     requests_elsewhere,
     run_every_playground,
-    serving,
 )
 from tests.web.conftest import RUN_MS
 
@@ -43,7 +43,7 @@ def course(mkdocs, tmp_path_factory):
     for the URL it is served at: Material's instant navigation follows only links to the
     pages its sitemap lists, whose URLs come from site_url."""
     folder = tmp_path_factory.mktemp("mkdocs-course")
-    with serving(folder / "site") as url:
+    with serving(folder / "site", isolation=False) as url:  # as a plain static host
         config = folder / "mkdocs.yml"
         config.write_text(f"INHERIT: {COURSES / 'mkdocs' / 'mkdocs.yml'}\n"
                           f"docs_dir: {COURSES / 'mkdocs' / 'docs'}\nsite_url: {url}\n")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from autograd_playground.server import serving
 from tests.web.authoring import (
     COURSES,
     authored_attributes,
@@ -15,7 +16,6 @@ from tests.web.authoring import (
     looks_before_the_script,
     requests_elsewhere,
     run_every_playground,
-    serving,
 )
 
 pytestmark = pytest.mark.xdist_group("authoring")  # one process builds the venvs
@@ -32,7 +32,7 @@ def course(sphinx, tmp_path_factory):
     out = tmp_path_factory.mktemp("sphinx-course")
     built = build_sphinx(sphinx, COURSES / "sphinx", out)
     assert built.returncode == 0, built.stderr
-    with serving(out) as url:
+    with serving(out, isolation=False) as url:
         yield url
 
 

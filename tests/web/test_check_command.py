@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import build
-from autograd_playground import check
+from autograd_playground import check, server
 from tests.web.authoring import authors_wheel, build_sphinx, docs_venv
 from tests.web.pages import course_page, playground
 
@@ -168,7 +168,7 @@ def test_urls_give_a_json_report_with_pages_that_fail_to_load(site, pages):
 
 
 def test_a_url_that_does_not_answer_is_a_failure_with_its_reason(capsys):
-    with check.serving(Path(__file__).parent) as base:
+    with server.serving(Path(__file__).parent) as base:
         pass  # now nothing listens on its port
     status = check.main([base + "lesson.html"])
     out = capsys.readouterr().out

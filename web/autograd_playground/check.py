@@ -16,10 +16,8 @@ import argparse
 import functools
 import json
 import sys
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -127,31 +125,6 @@ class PageReport:
 
 class CheckError(Exception):
     """The check cannot run: the message says why."""
-
-
-class CourseHandler(server.Handler):
-    """The site's static files, cross-origin isolated (so that Stop interrupts Python
-    rather than restart it), quietly."""
-
-    quiet = True
-
-    def handle(self) -> None:
-        try:
-            super().handle()
-        except ConnectionError:
-            pass  # the browser closed a page it was done with, mid-download
-
-
-@contextmanager
-def serving(folder: Path) -> Iterator[str]:
-    """Serve `folder` on localhost while in the block; yields its base URL."""
-    handler = functools.partial(CourseHandler, directory=str(folder))
-    with server.Server(("127.0.0.1", 0), handler) as course:
-        threading.Thread(target=course.serve_forever, daemon=True).start()
-        try:
-            yield f"http://127.0.0.1:{course.server_address[1]}/"
-        finally:
-            course.shutdown()
 
 
 def is_url(target: str) -> bool:
@@ -347,7 +320,7 @@ def check_all(sync_playwright: Callable, chromium: Path,
             if folder is None:
                 reports += [check_page(browser, name, url, timeout) for name, url in pages]
                 continue
-            with serving(folder) as base:
+            with server.serving(folder) as base:  # isolated: Stop interrupts
                 reports += [check_page(browser, name, base + path, timeout)
                             for name, path in pages]
         browser.close()

@@ -10,6 +10,9 @@ import functools
 import http.server
 import socket
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 MIME_TYPES = {
@@ -50,6 +53,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if not self.quiet:
             super().log_message(format, *args)
 
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except ConnectionError:
+            pass  # the browser closed a page it was done with, mid-download
+
 
 class Server(http.server.ThreadingHTTPServer):
     """A threading HTTP server that owns its port. On Windows SO_REUSEADDR lets a second
@@ -64,6 +73,24 @@ def make_server(directory: Path, port: int = 0, isolation: bool = True,
     """A server for `directory` on 127.0.0.1 (port 0 picks a free one)."""
     handler = type("SiteHandler", (Handler,), {"isolation": isolation, "quiet": quiet})
     return Server(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
+
+
+def start_in_background(directory: Path, isolation: bool = True) -> tuple[Server, str]:
+    """Serve `directory` quietly from a daemon thread; the server and its base URL."""
+    server = make_server(directory, isolation=isolation, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+@contextmanager
+def serving(directory: Path, isolation: bool = True) -> Iterator[str]:
+    """Serve `directory` quietly while in the block; yields its base URL."""
+    server, url = start_in_background(directory, isolation)
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def free_port(after: int) -> int:
