@@ -32,6 +32,7 @@ import subprocess
 import sys
 import venv
 import zipfile
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).parent.absolute()
@@ -75,7 +76,7 @@ PYODIDE_FILES = [
 ]
 # Files copied from web/ to the top of dist/ as they are.
 STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "embed.css",
-                "worker.js", "python-files.js", "static-data.js"]
+                "worker.js", "python-files.js", "static-data.js", "snapshot-pages.js"]
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
 # (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"
@@ -348,8 +349,9 @@ def make_snapshot(engine: Path) -> None:
     manifest = json.loads((DIST / "site.json").read_text())
     manifest["snapshot"] = {"memory": "snapshot/memory.gz",
                             "sha256": hashlib.sha256(gzipped).hexdigest(),
-                            # Inflated (gzip's trailer has it), for the worker's buffer.
-                            "size": int.from_bytes(gzipped[-4:], "little"),
+                            # Unpacked (its first word), for the worker's buffer.
+                            "size": int.from_bytes(
+                                zlib.decompressobj(wbits=31).decompress(gzipped, 4), "little"),
                             "files": "snapshot/files.json"}
     write_site_json(manifest)
 

@@ -4,13 +4,15 @@
 // only restores into the build it was made with), writes DIST/snapshot/files.json
 // into its file system as the worker will, imports the runner (and with it the
 // engine), and writes Python's memory, gzipped, to DIST/snapshot/memory.gz
-// (its static data as a difference, see static-data.js).
+// (its static data as a difference, see static-data.js; only its pages that are
+// not zeros, see snapshot-pages.js).
 
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { constants, gzipSync } from "node:zlib";
 import { writePythonFiles } from "./python-files.js";
+import { pack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
 
 const dist = process.argv[2];
@@ -49,7 +51,7 @@ pyodide.runPython(`import ${site.runner.module}, gc; gc.collect()`);
 zeroFreeMemory(pyodide._module);
 const memory = pyodide.makeMemorySnapshot();
 xorStaticData(memory, initial);
-const gzipped = gzipSync(memory, { level: constants.Z_BEST_COMPRESSION });
+const gzipped = gzipSync(pack(memory), { level: constants.Z_BEST_COMPRESSION });
 await writeFile(join(dist, "snapshot", "memory.gz"), gzipped);
 console.log(`snapshot: ${(memory.length / 1e6).toFixed(1)} MB, gzipped ${(gzipped.length / 1e6).toFixed(1)} MB`);
 

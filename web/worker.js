@@ -24,6 +24,7 @@
 // the site's origin.
 
 import { writePythonFiles } from "./python-files.js";
+import { unpackInto } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
@@ -38,6 +39,22 @@ const SLOW_LINK_MBIT = 1;
 const siteJson = fetch(here("site.json")).then((r) => r.json());
 const pyodideModule = import("./pyodide/pyodide.mjs");
 const emscriptenScript = import("./pyodide/pyodide.asm.mjs");
+// Pyodide's wasm, compiled from the start (from the browser's code cache on a
+// return visit) while the scripts above load and the snapshot downloads: Pyodide
+// itself would start only once its 1.2 MB script has run.
+const WASM = here("pyodide/pyodide.asm.wasm");
+const wasmDownload = new AbortController();
+const wasmCompiled = WebAssembly.compileStreaming(fetch(WASM, { signal: wasmDownload.signal }));
+wasmCompiled.catch(() => {}); // compiled again when Pyodide needs it: see instantiation
+// The snapshot's download, from as soon as site.json names it: the page's boot
+// message can come a tenth of a second later, while this worker parses scripts.
+const snapshotDownload = new AbortController();
+const snapshotResponse = siteJson.then(async ({ snapshot }) => {
+  if (!snapshot) return null; // restore() says so
+  await checkLink(snapshot.memory);
+  return snapshotPart(snapshot.memory, snapshotDownload.signal);
+});
+snapshotResponse.catch(() => {}); // its error is told when the restore needs it
 
 let pyodide = null;
 let runner = null;
@@ -50,6 +67,11 @@ let restoredMemory = null;
 const booted = new Promise((resolve) =>
   addEventListener("message", ({ data }) => resolve(data), { once: true }),
 );
+// Both called off when the page hands over what the worker before had (Stop's restart).
+booted.then(({ wasm, memory }) => {
+  if (wasm) wasmDownload.abort();
+  if (memory) snapshotDownload.abort();
+});
 const started = boot();
 serve();
 
@@ -87,17 +109,11 @@ async function restore(site, loadPyodide) {
     snapshotPart(site.snapshot.files),
   ]);
   const files = filesResponse.json();
-  const { default: createPyodideModule } = await emscriptenScript;
   let emscriptenModule = null;
-  pyodide = await loadPyodide({
-    indexURL: here("pyodide/"),
+  // Emscripten's module is made of the settings shown: kept, to read its memory in fsInit.
+  const showSettings = (settings) => (emscriptenModule = settings);
+  pyodide = await startPyodide(loadPyodide, showSettings, {
     _loadSnapshot: memory,
-    // Emscripten's module is made of these settings: kept, to read its memory in fsInit.
-    createPyodideModule: async (settings) => {
-      emscriptenModule = settings;
-      settings.instantiateWasm = instantiation(settings.instantiateWasm, (await booted).wasm);
-      return createPyodideModule(settings);
-    },
     fsInit: async (FS, info) => {
       // Pyodide restores the memory after this; bytes that failed their check are
       // wiped first, so that restoring refuses them.
@@ -127,35 +143,59 @@ async function restore(site, loadPyodide) {
  */
 async function snapshotMemory(site, kept) {
   if (kept) return { memory: new Uint8Array(kept), filled: Promise.resolve(), downloaded: false };
-  await checkLink(site.snapshot.memory);
-  const response = await snapshotPart(site.snapshot.memory);
+  const response = await snapshotResponse;
   const memory = new Uint8Array(site.snapshot.size);
   return { memory, filled: fillSnapshot(response, memory, site.snapshot), downloaded: true };
 }
 
 /**
- * Emscripten's instantiateWasm hook: Pyodide's wasm instantiated from `kept`,
- * compiled by the worker before this one and handed on by the page (a restart
- * then neither downloads nor compiles it), else by Pyodide's own `hook`. Either
- * way the module is kept, for the page to hand on in turn.
+ * loadPyodide, with Pyodide's wasm instantiated as `instantiation` says. Pyodide
+ * fetches its wasm as it starts, to compile it itself: that request is left
+ * unanswered (this worker compiles it already), and fetch is itself again once
+ * Emscripten's module is made, before any Python runs.
  */
-function instantiation(hook, kept) {
-  return (imports, success) => {
-    const done = (instance, module) => {
+async function startPyodide(loadPyodide, showSettings, options = {}) {
+  const { default: createPyodideModule } = await emscriptenScript;
+  const fetchAnything = globalThis.fetch;
+  const unwrapFetch = () => (globalThis.fetch = fetchAnything);
+  globalThis.fetch = (url, ...rest) =>
+    String(url) === WASM ? new Promise(() => {}) : fetchAnything(url, ...rest);
+  try {
+    return await loadPyodide({
+      ...options,
+      indexURL: here("pyodide/"),
+      createPyodideModule: (settings) => {
+        unwrapFetch();
+        showSettings(settings);
+        settings.instantiateWasm = instantiation;
+        return createPyodideModule(settings);
+      },
+    });
+  } finally {
+    unwrapFetch();
+  }
+}
+
+/**
+ * Emscripten's instantiateWasm hook: Pyodide's wasm instantiated from the module
+ * the page handed on (compiled by the worker before this one: a restart neither
+ * downloads nor compiles it), else from the one this worker compiled as it
+ * started, else compiled again. The module is kept, for the page to hand on.
+ */
+function instantiation(imports, success) {
+  // The two imports Pyodide's own hook adds, as it makes them where wasm cannot.
+  const marker = Symbol("error marker");
+  imports.env.Jsv_GetError_import = () => marker;
+  imports.env.JsvError_Check = (value) => value === marker;
+  const instantiate = async (module) => [await WebAssembly.instantiate(await module, imports), await module];
+  booted
+    .then(({ wasm }) => instantiate(wasm ?? wasmCompiled))
+    .catch(() => instantiate(WebAssembly.compileStreaming(fetch(WASM))))
+    .then(([instance, module]) => {
       compiledWasm = module;
       success(instance, module);
-    };
-    if (!kept) return hook(imports, done);
-    // The two imports Pyodide's hook adds, as it makes them where wasm cannot.
-    const marker = Symbol("error marker");
-    imports.env.Jsv_GetError_import = () => marker;
-    imports.env.JsvError_Check = (value) => value === marker;
-    WebAssembly.instantiate(kept, imports).then(
-      (instance) => done(instance, kept),
-      () => hook(imports, done),
-    );
-    return {}; // instantiating asynchronously: no exports yet
-  };
+    });
+  return {}; // instantiating asynchronously: no exports yet
 }
 
 /** A link too slow for the snapshot, unless it is in the HTTP cache already. */
@@ -182,8 +222,8 @@ function downloadForNextTime({ memory, files }) {
 /** A snapshot that is missing or damaged, found before anything is restored from it. */
 class UnusableSnapshot extends Error {}
 
-async function snapshotPart(path) {
-  const response = await fetch(here(path));
+async function snapshotPart(path, signal) {
+  const response = await fetch(here(path), { signal });
   if (!response.ok) throw new UnusableSnapshot(`${path} is missing (HTTP ${response.status})`);
   return response;
 }
@@ -194,7 +234,7 @@ async function snapshotPart(path) {
  */
 async function fillSnapshot(response, memory, { memory: path, sha256 }) {
   const [download, gzipped] = response.body.tee();
-  const inflated = inflateInto(download.pipeThrough(new DecompressionStream("gzip")), memory)
+  const inflated = unpackInto(download.pipeThrough(new DecompressionStream("gzip")), memory)
     .then(() => null, (error) => error);
   const digest = new Uint8Array(
     await crypto.subtle.digest("SHA-256", await new Response(gzipped).arrayBuffer()),
@@ -207,18 +247,6 @@ async function fillSnapshot(response, memory, { memory: path, sha256 }) {
   if (error) throw new UnusableSnapshot(`${path} could not be inflated: ${error.message}`);
 }
 
-/** Copy the stream's bytes into `memory`, which they must fill exactly. */
-async function inflateInto(stream, memory) {
-  const reader = stream.getReader();
-  let at = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    if (at + chunk.value.length > memory.length) throw new Error("it is larger than site.json says");
-    memory.set(chunk.value, at);
-    at += chunk.value.length;
-  }
-  if (at !== memory.length) throw new Error("it is smaller than site.json says");
-}
-
 // The engine's wheel is unpacked straight into site-packages, as micropip
 // would for a pure-Python wheel with no dependencies, but without importing
 // micropip first: that import alone costs about a tenth of Pyodide's boot.
@@ -227,7 +255,7 @@ async function bootFresh(site, loadPyodide) {
   const runnerFiles = site.runner.files.map((name) =>
     fetch(here(name)).then(async (r) => [name, await r.text()]),
   );
-  pyodide = await loadPyodide({ indexURL: here("pyodide/") });
+  pyodide = await startPyodide(loadPyodide, () => {});
   phase("installing the engine");
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(await engine, "wheel", { extractDir: sitePackages });

@@ -20,12 +20,21 @@ from .test_run import CHAPTER_ROWS
 from .test_stop import LOOP, SWALLOW
 
 
+def stored_snapshot() -> bytes:
+    """Our snapshot as stored, inflated (see web/snapshot-pages.js)."""
+    return gzip.decompress((build.DIST / "snapshot" / "memory.gz").read_bytes())
+
+
 def altered_snapshot(at: slice) -> bytes:
     """Our snapshot, gzipped, with the bytes `at` of its header changed. Pyodide's header:
-    a magic number (bytes 0 to 4), ..., the build id of its Pyodide (16 to 48)."""
-    memory = bytearray(gzip.decompress((build.DIST / "snapshot" / "memory.gz").read_bytes()))
-    memory[at] = bytes(255 - byte for byte in memory[at])
-    return gzip.compress(bytes(memory), compresslevel=1)
+    a magic number (bytes 0 to 4), ..., the build id of its Pyodide (16 to 48). It is
+    stored after the list of ranges kept, the first of which starts at the header."""
+    stored = bytearray(stored_snapshot())
+    ranges = int.from_bytes(stored[4:8], "little")
+    header = 8 + 8 * ranges
+    at = slice(header + at.start, header + at.stop)
+    stored[at] = bytes(255 - byte for byte in stored[at])
+    return gzip.compress(bytes(stored), compresslevel=1)
 
 
 def serve_snapshot(context, body: bytes) -> None:
@@ -65,14 +74,17 @@ def test_python_starts_from_the_snapshot_and_not_from_the_wheel(new_context, sit
          "snapshot/memory.gz is missing (HTTP 404)"),
         (lambda context: context.route(SNAPSHOT, lambda route: route.fulfill(body=b"\x1f\x8b??")),
          "snapshot/memory.gz is corrupt, or from another build (its SHA-256 differs)"),
-        (lambda context: serve_snapshot(context, gzip.compress(b"not all of Python's memory")),
+        (lambda context: serve_snapshot(context, gzip.compress(stored_snapshot()[:1_000_000])),
          "snapshot/memory.gz could not be inflated: it is smaller than site.json says"),
+        (lambda context: serve_snapshot(context, gzip.compress(b"not all of Python's memory")),
+         "snapshot/memory.gz could not be inflated: it is 544501614 bytes, where site.json "
+         "says {size}"),  # b"not " is 544501614
         (lambda context: serve_snapshot(context, altered_snapshot(slice(16, 20))),
          "restoring it failed: Snapshot build id mismatch"),
         (lambda context: serve_snapshot(context, altered_snapshot(slice(0, 4))),
          "restoring it failed: Snapshot has invalid magic number"),
     ],
-    ids=["missing", "corrupt", "short", "another-build", "not-a-snapshot"],
+    ids=["missing", "corrupt", "short", "not-ours", "another-build", "not-a-snapshot"],
 )
 def test_without_a_usable_snapshot_python_boots_fresh_and_says_why(new_context, site, serve,
                                                                     why):
@@ -82,7 +94,8 @@ def test_without_a_usable_snapshot_python_boots_fresh_and_says_why(new_context, 
     playground = Playground(context.new_page()).open(site)
     assert playground.run() == "done"
     assert playground.rows() == CHAPTER_ROWS
-    assert NO_SNAPSHOT + why in warnings
+    size = json.loads((build.DIST / "site.json").read_text())["snapshot"]["size"]
+    assert NO_SNAPSHOT + why.format(size=size) in warnings
     assert [url for url in urls if url.endswith(".whl")] != []  # the engine, from its wheel
 
 
