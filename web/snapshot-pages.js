@@ -32,57 +32,24 @@ export function pack(memory) {
 }
 
 /**
- * Unpack `stream` (bytes as `pack` lays them out) into `memory`, which holds
- * zeros and is as long as the snapshot must be.
+ * Write `stored` (as `pack` lays it out) into `memory`, which holds zeros and
+ * must be as long as the snapshot.
  */
-export async function unpackInto(stream, memory) {
-  const reader = stream.getReader();
-  let header = new Uint8Array(0);
-  let ranges = null;
-  let range = 0; // the range being filled,
-  let filled = 0; // and how much of it
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    let bytes = chunk.value;
-    if (!ranges) {
-      header = concat(header, bytes);
-      if (header.length >= 4 && word(header, 0) !== memory.length) {
-        throw new Error(`it is ${word(header, 0)} bytes, where site.json says ${memory.length}`);
-      }
-      const length = header.length >= 8 ? 8 + 8 * word(header, 1) : Infinity;
-      if (header.length < length) continue;
-      ranges = readRanges(header.subarray(0, length), memory.length);
-      bytes = header.subarray(length);
-    }
-    while (bytes.length > 0) {
-      if (range === ranges.length) throw new Error("it is larger than site.json says");
-      const [start, length] = ranges[range];
-      const taken = Math.min(length - filled, bytes.length);
-      memory.set(bytes.subarray(0, taken), start + filled);
-      bytes = bytes.subarray(taken);
-      filled += taken;
-      if (filled === length) [range, filled] = [range + 1, 0];
-    }
-  }
-  if (!ranges || range < ranges.length) throw new Error("it is smaller than site.json says");
-}
-
-function readRanges(header, size) {
-  const ranges = [];
-  for (let i = 0; i < word(header, 1); i++) {
-    const [start, length] = [word(header, 2 + 2 * i), word(header, 3 + 2 * i)];
+export function unpack(stored, memory) {
+  const words = (count) => {
+    if (stored.length < 4 * count) throw new Error("it is smaller than site.json says");
+    return new Uint32Array(stored.buffer, stored.byteOffset, count);
+  };
+  const size = words(1)[0];
+  if (size !== memory.length) throw new Error(`it is ${size} bytes, where site.json says ${memory.length}`);
+  const header = words(2 + 2 * words(2)[1]);
+  let at = header.byteLength;
+  for (let i = 2; i < header.length; i += 2) {
+    const [start, length] = [header[i], header[i + 1]];
     if (start + length > size) throw new Error("a range of it lies beyond its size");
-    ranges.push([start, length]);
+    if (at + length > stored.length) throw new Error("it is smaller than site.json says");
+    memory.set(stored.subarray(at, at + length), start);
+    at += length;
   }
-  return ranges;
-}
-
-function word(bytes, index) {
-  return new DataView(bytes.buffer, bytes.byteOffset).getUint32(4 * index, true);
-}
-
-function concat(a, b) {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
+  if (at !== stored.length) throw new Error("it is larger than site.json says");
 }

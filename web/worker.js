@@ -23,8 +23,9 @@
 // relative to this file, so the site works under any path, and none leaves
 // the site's origin.
 
+import { moduleWorker } from "./module-worker.js";
 import { writePythonFiles } from "./python-files.js";
-import { unpackInto } from "./snapshot-pages.js";
+import { unpack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
@@ -37,6 +38,9 @@ const SLOW_LINK_MBIT = 1;
 
 // Asked for first, before Pyodide's own script: what to fetch next depends on it.
 const siteJson = fetch(here("site.json")).then((r) => r.json());
+const booted = new Promise((resolve) =>
+  addEventListener("message", ({ data }) => resolve(data), { once: true }),
+);
 const pyodideModule = import("./pyodide/pyodide.mjs");
 const emscriptenScript = import("./pyodide/pyodide.asm.mjs");
 // Pyodide's wasm, compiled from the start (from the browser's code cache on a
@@ -46,15 +50,14 @@ const WASM = here("pyodide/pyodide.asm.wasm");
 const wasmDownload = new AbortController();
 const wasmCompiled = WebAssembly.compileStreaming(fetch(WASM, { signal: wasmDownload.signal }));
 wasmCompiled.catch(() => {}); // compiled again when Pyodide needs it: see instantiation
-// The snapshot's download, from as soon as site.json names it: the page's boot
-// message can come a tenth of a second later, while this worker parses scripts.
-const snapshotDownload = new AbortController();
-const snapshotResponse = siteJson.then(async ({ snapshot }) => {
-  if (!snapshot) return null; // restore() says so
+// The snapshot's download, unless the page hands on the memory restored before
+// (Stop's restart), on a thread of its own, which also inflates it.
+const snapshotDownload = Promise.all([siteJson, booted]).then(async ([{ snapshot }, { memory }]) => {
+  if (!snapshot || memory) return null; // restore() says so, or needs none
   await checkLink(snapshot.memory);
-  return snapshotPart(snapshot.memory, snapshotDownload.signal);
+  return downloadSnapshot(snapshot);
 });
-snapshotResponse.catch(() => {}); // its error is told when the restore needs it
+snapshotDownload.catch(() => {}); // its error is told when the restore needs it
 
 let pyodide = null;
 let runner = null;
@@ -64,14 +67,8 @@ let micropip = null;
 // where Stop always restarts Python): the page keeps them for the next worker.
 let compiledWasm = null;
 let restoredMemory = null;
-const booted = new Promise((resolve) =>
-  addEventListener("message", ({ data }) => resolve(data), { once: true }),
-);
-// Both called off when the page hands over what the worker before had (Stop's restart).
-booted.then(({ wasm, memory }) => {
-  if (wasm) wasmDownload.abort();
-  if (memory) snapshotDownload.abort();
-});
+// Called off when the page hands on the module the worker before compiled.
+booted.then(({ wasm }) => wasm && wasmDownload.abort());
 const started = boot();
 serve();
 
@@ -143,9 +140,16 @@ async function restore(site, loadPyodide) {
  */
 async function snapshotMemory(site, kept) {
   if (kept) return { memory: new Uint8Array(kept), filled: Promise.resolve(), downloaded: false };
-  const response = await snapshotResponse;
+  const { stored } = await snapshotDownload;
   const memory = new Uint8Array(site.snapshot.size);
-  return { memory, filled: fillSnapshot(response, memory, site.snapshot), downloaded: true };
+  const filled = stored.then((bytes) => {
+    try {
+      unpack(new Uint8Array(bytes), memory);
+    } catch (error) {
+      throw new UnusableSnapshot(`${site.snapshot.memory} could not be inflated: ${error.message}`);
+    }
+  });
+  return { memory, filled, downloaded: true };
 }
 
 /**
@@ -222,29 +226,34 @@ function downloadForNextTime({ memory, files }) {
 /** A snapshot that is missing or damaged, found before anything is restored from it. */
 class UnusableSnapshot extends Error {}
 
-async function snapshotPart(path, signal) {
-  const response = await fetch(here(path), { signal });
+async function snapshotPart(path) {
+  const response = await fetch(here(path));
   if (!response.ok) throw new UnusableSnapshot(`${path} is missing (HTTP ${response.status})`);
   return response;
 }
 
 /**
- * Inflate the snapshot into `memory` as it downloads, and check it against the
- * hash site.json has for it once it is all in.
+ * The snapshot, downloaded, checked and inflated by snapshot-worker.js: once its
+ * response is in, a promise of its `stored` bytes.
  */
-async function fillSnapshot(response, memory, { memory: path, sha256 }) {
-  const [download, gzipped] = response.body.tee();
-  const inflated = unpackInto(download.pipeThrough(new DecompressionStream("gzip")), memory)
-    .then(() => null, (error) => error);
-  const digest = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", await new Response(gzipped).arrayBuffer()),
-  );
-  const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
-  if (hex !== sha256) {
-    throw new UnusableSnapshot(`${path} is corrupt, or from another build (its SHA-256 differs)`);
+async function downloadSnapshot({ memory: path, sha256 }) {
+  const inflater = moduleWorker(new URL(here("snapshot-worker.js")), "snapshot");
+  inflater.postMessage({ url: here(path), sha256 });
+  const says = (type) =>
+    new Promise((resolve) =>
+      inflater.addEventListener("message", ({ data }) => data.type === type && resolve(data)),
+    );
+  const unusable = says("unusable").then(({ why }) => {
+    throw new UnusableSnapshot(`${path} ${why}`);
+  });
+  const { ok, status } = await Promise.race([says("response"), unusable]);
+  if (!ok) {
+    inflater.terminate();
+    throw new UnusableSnapshot(`${path} is missing (HTTP ${status})`);
   }
-  const error = await inflated;
-  if (error) throw new UnusableSnapshot(`${path} could not be inflated: ${error.message}`);
+  const stored = Promise.race([says("inflated").then((data) => data.stored), unusable]);
+  stored.finally(() => inflater.terminate()).catch(() => {});
+  return { stored };
 }
 
 // The engine's wheel is unpacked straight into site-packages, as micropip

@@ -24,7 +24,7 @@
 // so a run costs one trip through the page's busy main thread, not two.
 
 import { deadlines } from "./deadlines.js";
-import { moduleWorker } from "./module-worker.js";
+import { moduleWorker } from "../module-worker.js";
 import { checkMessage, Malformed, MAX_OUTPUT_CHARS, parseBatch, parseResult } from "./protocol.js";
 
 const INTERRUPT_EVERY_MS = 50;

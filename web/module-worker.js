@@ -1,4 +1,5 @@
-// Module workers for the site's own scripts, wherever the page that embeds it lives.
+// Module workers for the site's own scripts, wherever the page that embeds it lives:
+// the page's, and the Python worker's own (which has the page's origin).
 
 /**
  * A module worker running `url`, called `name` (in dev tools, and for tests to

@@ -1,0 +1,32 @@
+// Downloads the memory snapshot, checks it against its hash and inflates it, on a
+// thread of its own: inflating is the largest piece of a restore, and the Python
+// worker's thread is busy meanwhile starting Pyodide. Started by the Python
+// worker (worker.js), for one snapshot.
+//
+// In:   {url, sha256}                     the snapshot, and the SHA-256 site.json has for it
+// Out:  {type: "response", ok, status}    its response's HTTP status, once known
+//       {type: "inflated", stored}        its bytes as snapshot-pages.js lays them out
+//                                         (an ArrayBuffer, transferred)
+//       {type: "unusable", why}           the download fails its check, or does not inflate
+
+addEventListener("message", async ({ data: { url, sha256 } }) => {
+  const response = await fetch(url).catch(() => ({ ok: false, status: "none: no response" }));
+  postMessage({ type: "response", ok: response.ok, status: response.status });
+  if (!response.ok) return;
+  const [gzipped, inflating] = response.body.tee();
+  const stored = new Response(inflating.pipeThrough(new DecompressionStream("gzip")))
+    .arrayBuffer()
+    .catch((error) => error);
+  if ((await sha256Hex(await new Response(gzipped).arrayBuffer())) !== sha256) {
+    postMessage({ type: "unusable", why: "is corrupt, or from another build (its SHA-256 differs)" });
+  } else if ((await stored) instanceof Error) {
+    postMessage({ type: "unusable", why: `could not be inflated: ${(await stored).message}` });
+  } else {
+    postMessage({ type: "inflated", stored: await stored }, [await stored]);
+  }
+});
+
+async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
