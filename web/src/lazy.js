@@ -2,7 +2,8 @@
 // a learner is about to use it.
 
 // Start a little before the playground scrolls into view.
-const MARGIN = "200px";
+const MARGIN_PX = 200;
+const MARGIN = `${MARGIN_PX}px`;
 
 /** Call `start` once, when `element` first comes into view or gets focus. */
 export function onFirstSight(element, start) {
@@ -19,4 +20,11 @@ export function onFirstSight(element, start) {
   );
   observer.observe(element);
   element.addEventListener("focusin", once);
+}
+
+/** True when `element` is in view, or nearly, as the page opens (before it is built). */
+export function inViewNow(element) {
+  const { top, bottom, width, height } = element.getBoundingClientRect();
+  const shown = width > 0 || height > 0;
+  return shown && top < innerHeight + MARGIN_PX && bottom > -MARGIN_PX;
 }

@@ -27,7 +27,7 @@ import example from "./example.py";
 import { Exercise } from "./exercise.js";
 import exerciseCss from "./exercise.css";
 import { Keeper } from "./keeper.js";
-import { onFirstSight } from "./lazy.js";
+import { inViewNow, onFirstSight } from "./lazy.js";
 import { cssHeight, optionsSheet, timeoutMs } from "./options.js";
 import graphCss from "./graph.css";
 import { GraphView } from "./graph-view.js";
@@ -373,4 +373,9 @@ function phaseText(phase) {
   return phase === "ready" || phase.startsWith("failed") ? phase : `${phase}…`;
 }
 
+// Python for a playground seen as the page opens starts before the elements are
+// built, not once they are first seen: its first result comes a frame or more sooner.
+if ([...document.querySelectorAll("autograd-playground")].some(inViewNow)) {
+  sharedRuntime(WORKER_URL).start();
+}
 customElements.define("autograd-playground", AutogradPlayground);
