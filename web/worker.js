@@ -21,7 +21,8 @@
 //                {type: "failed", message}    the runtime could not start, or crashed
 // The page checks every message's shape (see protocol.js). Every URL is
 // relative to this file, so the site works under any path, and none leaves
-// the site's origin.
+// the site's origin. The snapshot is downloaded, checked and inflated by a
+// worker of this worker's own (snapshot-worker.js).
 
 import { moduleWorker } from "./module-worker.js";
 import { writePythonFiles } from "./python-files.js";
@@ -91,11 +92,11 @@ async function boot() {
 
 /**
  * Restore Python's memory, then put back its files (the snapshot holds none).
- * Pyodide waits for a snapshot's bytes before it compiles its wasm, so it is
- * handed an empty buffer of the snapshot's size at once, which is filled while
- * the wasm compiles and the standard library downloads: Pyodide reads the bytes
- * only after fsInit, which waits for them (and undoes the difference the static
- * data is stored as: static-data.js).
+ * Pyodide waits for a snapshot's bytes before it starts, so it is handed an
+ * empty buffer of the snapshot's size at once, which is filled while Pyodide's
+ * script runs and its wasm is instantiated: Pyodide reads the bytes only after
+ * fsInit, which waits for them (and undoes the difference the static data is
+ * stored as: static-data.js).
  */
 async function restore(site, loadPyodide) {
   if (!site.snapshot) throw new Error("this build has no snapshot");
