@@ -51,6 +51,8 @@ const WASM = here("pyodide/pyodide.asm.wasm");
 const wasmDownload = new AbortController();
 const wasmCompiled = WebAssembly.compileStreaming(fetch(WASM, { signal: wasmDownload.signal }));
 wasmCompiled.catch(() => {}); // compiled again when Pyodide needs it: see instantiation
+// Called off when the page hands on the module the worker before compiled.
+booted.then(({ wasm }) => wasm && wasmDownload.abort());
 // The snapshot's download, unless the page hands on the memory restored before
 // (Stop's restart), on a thread of its own, which also inflates it.
 const snapshotDownload = Promise.all([siteJson, booted]).then(async ([{ snapshot }, { memory }]) => {
@@ -68,8 +70,6 @@ let micropip = null;
 // where Stop always restarts Python): the page keeps them for the next worker.
 let compiledWasm = null;
 let restoredMemory = null;
-// Called off when the page hands on the module the worker before compiled.
-booted.then(({ wasm }) => wasm && wasmDownload.abort());
 const started = boot();
 serve();
 

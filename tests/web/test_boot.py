@@ -10,6 +10,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import struct
+from itertools import pairwise
 
 import pytest
 
@@ -18,6 +20,8 @@ import build
 from .conftest import NO_SNAPSHOT, SNAPSHOT, Playground, set_deadlines
 from .test_run import CHAPTER_ROWS
 from .test_stop import LOOP, SWALLOW
+
+PAGE = 4096  # the snapshot's pages, as web/snapshot-pages.js keeps them
 
 
 def stored_snapshot() -> bytes:
@@ -54,6 +58,20 @@ def requests_and_warnings(context) -> tuple[list[str], list[str]]:
     context.on("console", lambda message: message.type == "warning"
                and warnings.append(message.text))
     return urls, warnings
+
+
+def test_the_snapshot_keeps_only_its_pages_that_are_not_zeros():
+    stored = stored_snapshot()
+    size, count = struct.unpack_from("<II", stored)
+    starts_and_lengths = struct.unpack_from(f"<{2 * count}I", stored, 8)
+    ranges = list(zip(starts_and_lengths[::2], starts_and_lengths[1::2], strict=True))
+    data = stored[8 + 8 * count:]
+    assert size == json.loads((build.DIST / "site.json").read_text())["snapshot"]["size"]
+    assert len(data) == sum(length for _, length in ranges) < size / 2
+    assert all(start % PAGE == 0 for start, _ in ranges)
+    # In order, apart (touching ranges are one), and every page kept has a byte not zero.
+    assert all(a + n < b for (a, n), (b, _) in pairwise(ranges))
+    assert all(any(data[at:at + PAGE]) for at in range(0, len(data), PAGE))
 
 
 def test_python_starts_from_the_snapshot_and_not_from_the_wheel(new_context, site):
