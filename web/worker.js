@@ -7,6 +7,8 @@
 // worker's global `postMessage` and `message` events (`import js`), so after
 // boot nothing is said or heard there, and what it posts reaches no listener.
 //
+// Its name:      "python", or "python (restarted)" when the boot message hands on the
+//                wasm (and maybe the memory) of the worker before
 // Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer,
 //                 wasm?: WebAssembly.Module, memory?: ArrayBuffer}  from the worker before
 // Port in:       {type: "run", id, code, checks}  checks: the exercise's, a list of Python texts
@@ -44,18 +46,22 @@ const booted = new Promise((resolve) =>
 );
 const pyodideModule = import("./pyodide/pyodide.mjs");
 const emscriptenScript = import("./pyodide/pyodide.asm.mjs");
+// A restarted worker (its name says so) is handed on the wasm, and maybe the
+// memory, of the worker before in the page's boot message, and waits for them. A
+// first one does not wait for that message: it is handled only after the tasks
+// that load (the wasm streaming in, Pyodide's script), a tenth of a second or more.
+const RESTARTED = self.name === "python (restarted)";
+const handedOn = RESTARTED ? booted : Promise.resolve({});
 // Pyodide's wasm, compiled from the start (from the browser's code cache on a
 // return visit) while the scripts above load and the snapshot downloads: Pyodide
 // itself would start only once its 1.2 MB script has run.
 const WASM = here("pyodide/pyodide.asm.wasm");
-const wasmDownload = new AbortController();
-const wasmCompiled = WebAssembly.compileStreaming(fetch(WASM, { signal: wasmDownload.signal }));
-wasmCompiled.catch(() => {}); // compiled again when Pyodide needs it: see instantiation
-// Called off when the page hands on the module the worker before compiled.
-booted.then(({ wasm }) => wasm && wasmDownload.abort());
-// The snapshot's download, unless the page hands on the memory restored before
-// (Stop's restart), on a thread of its own, which also inflates it.
-const snapshotDownload = Promise.all([siteJson, booted]).then(async ([{ snapshot }, { memory }]) => {
+const compileWasm = () => WebAssembly.compileStreaming(fetch(WASM));
+const wasmCompiled = RESTARTED ? null : compileWasm();
+wasmCompiled?.catch(() => {}); // compiled again when Pyodide needs it: see instantiation
+// The snapshot's download, unless the page hands on the memory restored before,
+// on a thread of its own, which also inflates it.
+const snapshotDownload = Promise.all([siteJson, handedOn]).then(async ([{ snapshot }, { memory }]) => {
   if (!snapshot || memory) return null; // restore() says so, or needs none
   await checkLink(snapshot.memory);
   return downloadSnapshot(snapshot);
@@ -103,7 +109,7 @@ async function restore(site, loadPyodide) {
   // Both found before Pyodide starts fetching its own files: without a snapshot,
   // booting fresh then downloads them once, not twice.
   const [{ memory, filled, downloaded }, filesResponse] = await Promise.all([
-    snapshotMemory(site, (await booted).memory),
+    snapshotMemory(site, (await handedOn).memory),
     snapshotPart(site.snapshot.files),
   ]);
   const files = filesResponse.json();
@@ -193,9 +199,9 @@ function instantiation(imports, success) {
   imports.env.Jsv_GetError_import = () => marker;
   imports.env.JsvError_Check = (value) => value === marker;
   const instantiate = async (module) => [await WebAssembly.instantiate(await module, imports), await module];
-  booted
-    .then(({ wasm }) => instantiate(wasm ?? wasmCompiled))
-    .catch(() => instantiate(WebAssembly.compileStreaming(fetch(WASM))))
+  handedOn
+    .then(({ wasm }) => instantiate(wasm ?? wasmCompiled ?? compileWasm()))
+    .catch(() => instantiate(compileWasm()))
     .then(([instance, module]) => {
       compiledWasm = module;
       success(instance, module);

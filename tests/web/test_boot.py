@@ -163,14 +163,21 @@ def test_stops_restart_needs_neither_the_wasm_nor_the_snapshot_again(new_context
     example = playground.code
     playground.start(LOOP)
     playground.wait_for_output("looping")
-    # From here on neither can be downloaded: the new worker does without.
+    # From here on neither can be downloaded: the new worker does without, nor asks.
+    asked = []
+
+    def refuse(route) -> None:
+        asked.append(route.request.url)
+        route.fulfill(status=404)
+
     for path in ("**/pyodide.asm.wasm", SNAPSHOT):
-        context.route(path, lambda route: route.fulfill(status=404))
+        context.route(path, refuse)
     playground.button("Stop").click()
     assert playground.wait_for("stopped") == "stopped"
     assert playground.run(example) == "done"
     assert playground.rows() == CHAPTER_ROWS
     assert playground.python_starts == 2
+    assert asked == []
 
 
 def on_a_slow_link(context, page) -> None:

@@ -76,7 +76,9 @@ export class Runtime extends EventTarget {
   spawn() {
     this.ready = false;
     this.buffer = interruptBuffer();
-    this.worker = moduleWorker(this.workerUrl, "python");
+    // A worker that is handed on what the one before had learns so from its name,
+    // at once: the boot message can come only after it has streamed in its wasm.
+    this.worker = moduleWorker(this.workerUrl, this.wasm ? "python (restarted)" : "python");
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.port.onmessage = (event) => this.receive(event.data);
