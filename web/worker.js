@@ -154,6 +154,8 @@ async function snapshotMemory(site, kept) {
       unpack(new Uint8Array(bytes), memory);
     } catch (error) {
       throw new UnusableSnapshot(`${site.snapshot.memory} could not be inflated: ${error.message}`);
+    } finally {
+      bytes.transfer(0); // its 10 MB, which the download's promise would keep as long as Python lives
     }
   });
   return { memory, filled, downloaded: true };
