@@ -14,15 +14,17 @@ addEventListener("message", async ({ data: { url, sha256 } }) => {
   postMessage({ type: "response", ok: response.ok, status: response.status });
   if (!response.ok) return;
   const [gzipped, inflating] = response.body.tee();
-  const stored = new Response(inflating.pipeThrough(new DecompressionStream("gzip")))
+  const inflated = new Response(inflating.pipeThrough(new DecompressionStream("gzip")))
     .arrayBuffer()
     .catch((error) => error);
-  if ((await sha256Hex(await new Response(gzipped).arrayBuffer())) !== sha256) {
+  const digest = await sha256Hex(await new Response(gzipped).arrayBuffer());
+  const stored = await inflated;
+  if (digest !== sha256) {
     postMessage({ type: "unusable", why: "is corrupt, or from another build (its SHA-256 differs)" });
-  } else if ((await stored) instanceof Error) {
-    postMessage({ type: "unusable", why: `could not be inflated: ${(await stored).message}` });
+  } else if (stored instanceof Error) {
+    postMessage({ type: "unusable", why: `could not be inflated: ${stored.message}` });
   } else {
-    postMessage({ type: "inflated", stored: await stored }, [await stored]);
+    postMessage({ type: "inflated", stored }, [stored]);
   }
 });
 

@@ -235,9 +235,11 @@ function downloadForNextTime({ memory, files }) {
 /** A snapshot that is missing or damaged, found before anything is restored from it. */
 class UnusableSnapshot extends Error {}
 
+const missing = (path, status) => new UnusableSnapshot(`${path} is missing (HTTP ${status})`);
+
 async function snapshotPart(path) {
   const response = await fetch(here(path));
-  if (!response.ok) throw new UnusableSnapshot(`${path} is missing (HTTP ${response.status})`);
+  if (!response.ok) throw missing(path, response.status);
   return response;
 }
 
@@ -258,7 +260,7 @@ async function downloadSnapshot({ memory: path, sha256 }) {
   const { ok, status } = await Promise.race([says("response"), unusable]);
   if (!ok) {
     inflater.terminate();
-    throw new UnusableSnapshot(`${path} is missing (HTTP ${status})`);
+    throw missing(path, status);
   }
   const stored = Promise.race([says("inflated").then((data) => data.stored), unusable]);
   stored.finally(() => inflater.terminate()).catch(() => {});
