@@ -24,7 +24,8 @@
 // The page checks every message's shape (see protocol.js). Every URL is
 // relative to this file, so the site works under any path, and none leaves
 // the site's origin. The snapshot is downloaded, checked and inflated by a
-// worker of this worker's own (snapshot-worker.js).
+// worker of this worker's own (snapshot-worker.js), which keeps it, so inflated,
+// in the Cache Storage for the next load.
 
 import { moduleWorker } from "./module-worker.js";
 import { writePythonFiles } from "./python-files.js";
@@ -63,8 +64,9 @@ wasmCompiled?.catch(() => {}); // compiled again when Pyodide needs it: see inst
 // on a thread of its own, which also inflates it.
 const snapshotDownload = Promise.all([siteJson, handedOn]).then(async ([{ snapshot }, { memory }]) => {
   if (!snapshot || memory) return null; // restore() says so, or needs none
-  await checkLink(snapshot.memory);
-  return downloadSnapshot(snapshot);
+  const kept = keptSnapshot(snapshot);
+  await checkLink(snapshot.memory, kept);
+  return { stored: kept.then((bytes) => bytes ?? downloadSnapshot(snapshot)) };
 });
 snapshotDownload.catch(() => {}); // its error is told when the restore needs it
 
@@ -106,28 +108,26 @@ async function boot() {
  */
 async function restore(site, loadPyodide) {
   if (!site.snapshot) throw new Error("this build has no snapshot");
-  // Both found before Pyodide starts fetching its own files: without a snapshot,
-  // booting fresh then downloads them once, not twice.
-  const [{ memory, filled, downloaded }, filesResponse] = await Promise.all([
-    snapshotMemory(site, (await handedOn).memory),
-    snapshotPart(site.snapshot.files),
-  ]);
-  const files = filesResponse.json();
+  // Pyodide starts at once, not once the snapshot's response is in: one that turns
+  // out missing or damaged is wiped in fsInit, so that restoring it fails, and
+  // Python boots fresh (asking for Pyodide's own files again, from the HTTP cache).
+  const { memory, filled, downloaded } = await snapshotMemory(site, (await handedOn).memory);
+  const files = snapshotPart(site.snapshot.files).then((response) => response.json());
+  files.catch(() => {}); // told below, if the restore fails
   let emscriptenModule = null;
   // Emscripten's module is made of the settings shown: kept, to read its memory in fsInit.
   const showSettings = (settings) => (emscriptenModule = settings);
   pyodide = await startPyodide(loadPyodide, showSettings, {
     _loadSnapshot: memory,
     fsInit: async (FS, info) => {
-      // Pyodide restores the memory after this; bytes that failed their check are
-      // wiped first, so that restoring refuses them.
-      const usable = await filled.then(() => true, () => false);
-      if (!usable) memory.fill(0);
+      // Pyodide restores the memory after this.
+      const [usable, python] = await Promise.all([filled.then(() => true, () => false), files.catch(() => null)]);
+      if (!usable || !python) memory.fill(0);
       else if (downloaded) xorStaticData(memory, staticData(emscriptenModule));
-      writePythonFiles(FS, info, await files);
+      if (python) writePythonFiles(FS, info, python);
     },
   }).catch(async (error) => {
-    await filled; // a snapshot that is missing or damaged says so
+    await Promise.all([filled, files]); // a part that is missing or damaged says so
     throw new Error(`restoring it failed: ${String(error.message ?? error).split("\n")[0]}`);
   });
   // Pyodide keeps its options, and with them the memory restored, for as long as
@@ -211,12 +211,12 @@ function instantiation(imports, success) {
   return {}; // instantiating asynchronously: no exports yet
 }
 
-/** A link too slow for the snapshot, unless it is in the HTTP cache already. */
+/** A link too slow for the snapshot, unless it is kept, or in the HTTP cache, already. */
 class SlowLink extends Error {}
 
-async function checkLink(path) {
+async function checkLink(path, kept) {
   const downlink = navigator.connection?.downlink;
-  if (!(downlink < SLOW_LINK_MBIT)) return;
+  if (!(downlink < SLOW_LINK_MBIT) || (await kept)) return;
   const request = fetch(here(path), { cache: "only-if-cached", mode: "same-origin" });
   if (await request.then((response) => response.ok, () => false)) return;
   throw new SlowLink(
@@ -232,6 +232,22 @@ function downloadForNextTime({ memory, files }) {
   }
 }
 
+// A returning visitor's snapshot, as stored once checked and inflated, is kept in the
+// Cache Storage, under the SHA-256 site.json gives its download: on the next load
+// it is neither inflated nor checked again, which is most of its cost.
+const SNAPSHOT_CACHE = "autograd-playground snapshot";
+const keptAs = ({ memory, sha256 }) => `${here(memory)}?sha256=${sha256}`;
+
+/** The snapshot's bytes kept by an earlier load, or null (none, or no Cache Storage here). */
+async function keptSnapshot(snapshot) {
+  try {
+    const response = await (await caches.open(SNAPSHOT_CACHE)).match(keptAs(snapshot));
+    return response ? await response.arrayBuffer() : null;
+  } catch {
+    return null; // not a secure context, or storage is off
+  }
+}
+
 /** A snapshot that is missing or damaged, found before anything is restored from it. */
 class UnusableSnapshot extends Error {}
 
@@ -244,27 +260,27 @@ async function snapshotPart(path) {
 }
 
 /**
- * The snapshot, downloaded, checked and inflated by snapshot-worker.js: once its
- * response is in, a promise of its `stored` bytes.
+ * The snapshot, downloaded, checked and inflated by snapshot-worker.js: its
+ * `stored` bytes, or an error if they are missing or damaged.
  */
-async function downloadSnapshot({ memory: path, sha256 }) {
+function downloadSnapshot({ memory: path, sha256 }) {
   const inflater = moduleWorker(new URL(here("snapshot-worker.js")), "snapshot");
-  inflater.postMessage({ url: here(path), sha256 });
+  const keep = { cache: SNAPSHOT_CACHE, as: keptAs({ memory: path, sha256 }) };
+  inflater.postMessage({ url: here(path), sha256, keep });
   const says = (type) =>
     new Promise((resolve) =>
       inflater.addEventListener("message", ({ data }) => data.type === type && resolve(data)),
     );
+  const found = says("response").then(({ ok, status }) => {
+    if (!ok) throw missing(path, status);
+  });
+  const inflated = says("inflated");
   const unusable = says("unusable").then(({ why }) => {
     throw new UnusableSnapshot(`${path} ${why}`);
   });
-  const { ok, status } = await Promise.race([says("response"), unusable]);
-  if (!ok) {
-    inflater.terminate();
-    throw missing(path, status);
-  }
-  const stored = Promise.race([says("inflated").then((data) => data.stored), unusable]);
-  stored.finally(() => inflater.terminate()).catch(() => {});
-  return { stored };
+  const stored = Promise.race([found.then(() => inflated).then((data) => data.stored), unusable]);
+  stored.catch(() => inflater.terminate()); // once it has kept them, it closes itself
+  return stored;
 }
 
 // The engine's wheel is unpacked straight into site-packages, as micropip

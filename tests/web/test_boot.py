@@ -11,13 +11,14 @@ import gzip
 import hashlib
 import json
 import struct
+import time
 from itertools import pairwise
 
 import pytest
 
 import build
 
-from .conftest import NO_SNAPSHOT, SNAPSHOT, Playground, set_deadlines
+from .conftest import NO_SNAPSHOT, RUN_MS, SNAPSHOT, Playground, set_deadlines
 from .test_run import CHAPTER_ROWS
 from .test_stop import LOOP, SWALLOW
 
@@ -115,6 +116,57 @@ def test_without_a_usable_snapshot_python_boots_fresh_and_says_why(new_context, 
     size = json.loads((build.DIST / "site.json").read_text())["snapshot"]["size"]
     assert NO_SNAPSHOT + why.format(size=size) in warnings
     assert [url for url in urls if url.endswith(".whl")] != []  # the engine, from its wheel
+
+
+# Where the worker keeps the snapshot it inflated, for the next load (worker.js).
+KEPT = "autograd-playground snapshot"
+
+
+def kept_snapshots(page) -> list[str]:
+    """The URLs the snapshot is kept under in `page`'s Cache Storage, once it is kept
+    (the snapshot's worker keeps it after handing it over), or [] if it is not within
+    RUN_MS."""
+    deadline = time.monotonic() + RUN_MS / 1000
+    while True:
+        urls = page.evaluate("""async (name) => {
+          const keys = await (await caches.open(name)).keys();
+          return keys.map((request) => request.url);
+        }""", KEPT)
+        if urls or time.monotonic() > deadline:
+            return urls
+        page.wait_for_timeout(50)
+
+
+def test_a_returning_visitor_restores_the_kept_snapshot_without_downloading_it(new_context,
+                                                                               site):
+    context = new_context()
+    first = Playground(context.new_page()).open(site)
+    sha256 = json.loads((build.DIST / "site.json").read_text())["snapshot"]["sha256"]
+    assert [url.split("/")[-1] for url in kept_snapshots(first.page)] == [
+        f"memory.gz?sha256={sha256}"]
+    urls, warnings = requests_and_warnings(context)
+    playground = Playground(context.new_page()).open(site)
+    assert playground.run() == "done"
+    assert playground.rows() == CHAPTER_ROWS
+    assert [url for url in urls if "/snapshot/memory.gz" in url] == []
+    assert [text for text in warnings if NO_SNAPSHOT in text] == []
+
+
+def test_a_snapshot_kept_from_another_build_is_not_restored(new_context, site):
+    context = new_context()
+    kept_snapshots(Playground(context.new_page()).open(site).page)
+    # The next build's snapshot (here one Pyodide refuses): it is downloaded, not
+    # the one kept, and takes that one's place.
+    urls, warnings = requests_and_warnings(context)
+    serve_snapshot(context, altered_snapshot(slice(16, 20)))
+    playground = Playground(context.new_page()).open(site)
+    assert playground.run() == "done"
+    assert [url for url in urls if url.endswith("/snapshot/memory.gz")] != []
+    assert NO_SNAPSHOT + "restoring it failed: Snapshot build id mismatch" in warnings
+    sha256 = json.loads(playground.page.evaluate("fetch('site.json').then((r) => r.text())"))[
+        "snapshot"]["sha256"]
+    assert [url.split("?")[-1] for url in kept_snapshots(playground.page)] == [
+        f"sha256={sha256}"]
 
 
 def test_random_numbers_differ_on_every_load(open_playground, site):
@@ -234,11 +286,14 @@ def test_where_stop_interrupts_python_the_page_keeps_no_copy_of_its_memory(new_c
     urls, _ = requests_and_warnings(context)
     playground = Playground(context.new_page()).open(site)
     example = playground.code
+    kept_snapshots(playground.page)
     set_deadlines(playground.page, stopGraceMs=0)  # restarted at once: it ignores Stop
     playground.start(SWALLOW)
     playground.button("Stop").click()
     assert playground.wait_for("stopped") == "stopped"
     assert playground.run(example) == "done"
     assert playground.python_starts == 2
-    # Restarts are rare here: the new worker downloads the snapshot again.
-    assert len([url for url in urls if url.endswith("/snapshot/memory.gz")]) == 2
+    # Restarts are rare here: the new worker restores the snapshot kept in the Cache
+    # Storage, as a returning visitor's does (it is not downloaded again).
+    assert len([url for url in urls if url.endswith("/snapshot/memory.gz")]) == 1
+    assert [url for url in urls if url.endswith(".whl")] == []
