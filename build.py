@@ -77,7 +77,7 @@ PYODIDE_FILES = [
 # Files copied from web/ to the top of dist/ as they are.
 STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "embed.css",
                 "worker.js", "snapshot-worker.js", "module-worker.js", "python-files.js",
-                "static-data.js", "snapshot-pages.js"]
+                "static-data.js", "snapshot-pages.js", "snapshot-cache.js"]
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
 # (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"

@@ -3,17 +3,16 @@
 // worker's thread is busy meanwhile starting Pyodide. Started by the Python
 // worker (worker.js), for one snapshot.
 //
-// In:   {url, sha256, keep: {cache, as}}  the snapshot, the SHA-256 site.json has for it, and
-//                                         where in the Cache Storage to keep it once inflated
+// In:   {url, sha256}                     the snapshot, and the SHA-256 site.json has for it
 // Out:  {type: "response", ok, status}    its response's HTTP status, once known
 //       {type: "inflated", stored}        its bytes as snapshot-pages.js lays them out
 //                                         (an ArrayBuffer, transferred)
 //       {type: "unusable", why}           the download fails its check, or does not inflate
 
-addEventListener("message", async ({ data: { url, sha256, keep } }) => {
+addEventListener("message", async ({ data: { url, sha256 } }) => {
   const response = await fetch(url).catch(() => ({ ok: false, status: "none: no response" }));
   postMessage({ type: "response", ok: response.ok, status: response.status });
-  if (!response.ok) return close();
+  if (!response.ok) return;
   const [gzipped, inflating] = response.body.tee();
   const inflated = new Response(inflating.pipeThrough(new DecompressionStream("gzip")))
     .arrayBuffer()
@@ -25,23 +24,9 @@ addEventListener("message", async ({ data: { url, sha256, keep } }) => {
   } else if (stored instanceof Error) {
     postMessage({ type: "unusable", why: `could not be inflated: ${stored.message}` });
   } else {
-    const kept = keepSnapshot(new Response(stored), keep); // a copy, made before the transfer
     postMessage({ type: "inflated", stored }, [stored]);
-    await kept;
   }
-  close();
 });
-
-/** Keep the inflated snapshot for the next load, in place of any other build's. */
-async function keepSnapshot(response, { cache: name, as }) {
-  try {
-    const cache = await caches.open(name);
-    await cache.put(as, response);
-    for (const request of await cache.keys()) if (request.url !== as) await cache.delete(request);
-  } catch {
-    // not a secure context, storage is off or full: the next load downloads it again
-  }
-}
 
 async function sha256Hex(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));

@@ -24,11 +24,12 @@
 // The page checks every message's shape (see protocol.js). Every URL is
 // relative to this file, so the site works under any path, and none leaves
 // the site's origin. The snapshot is downloaded, checked and inflated by a
-// worker of this worker's own (snapshot-worker.js), which keeps it, so inflated,
-// in the Cache Storage for the next load.
+// worker of this worker's own (snapshot-worker.js), and kept so, once Python is
+// restored from it, in the Cache Storage for the next load (snapshot-cache.js).
 
 import { moduleWorker } from "./module-worker.js";
 import { writePythonFiles } from "./python-files.js";
+import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./snapshot-cache.js";
 import { unpack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
 
@@ -39,6 +40,8 @@ const MENTIONS_MICROPIP = /\bmicropip\b/;
 // 1 Mbit/s its 3.8 MB alone take 30 s. Not higher: Chromium says 1.35-1.45
 // before it has measured the link at all, and caps its estimate at 10.
 const SLOW_LINK_MBIT = 1;
+// How long after Python is up a snapshot downloaded is kept (see keepForNextLoad).
+const KEEP_AFTER_MS = 1000;
 
 // Asked for first, before Pyodide's own script: what to fetch next depends on it.
 const siteJson = fetch(here("site.json")).then((r) => r.json());
@@ -60,15 +63,15 @@ const WASM = here("pyodide/pyodide.asm.wasm");
 const compileWasm = () => WebAssembly.compileStreaming(fetch(WASM));
 const wasmCompiled = RESTARTED ? null : compileWasm();
 wasmCompiled?.catch(() => {}); // compiled again when Pyodide needs it: see instantiation
-// The snapshot's download, unless the page hands on the memory restored before,
-// on a thread of its own, which also inflates it.
-const snapshotDownload = Promise.all([siteJson, handedOn]).then(async ([{ snapshot }, { memory }]) => {
+// The snapshot's bytes, unless the page hands on the memory restored before: kept
+// by an earlier load, else downloaded and inflated, on a thread of their own.
+const snapshotStored = Promise.all([siteJson, handedOn]).then(async ([{ snapshot }, { memory }]) => {
   if (!snapshot || memory) return null; // restore() says so, or needs none
-  const kept = keptSnapshot(snapshot);
-  await checkLink(snapshot.memory, kept);
-  return { stored: kept.then((bytes) => bytes ?? downloadSnapshot(snapshot)) };
+  const key = keptAs(here(snapshot.memory), snapshot.sha256);
+  await checkLink(snapshot.memory, key);
+  return { stored: snapshotBytes(snapshot, key), key };
 });
-snapshotDownload.catch(() => {}); // its error is told when the restore needs it
+snapshotStored.catch(() => {}); // its error is told when the restore needs it
 
 let pyodide = null;
 let runner = null;
@@ -78,6 +81,7 @@ let micropip = null;
 // where Stop always restarts Python): the page keeps them for the next worker.
 let compiledWasm = null;
 let restoredMemory = null;
+let restoredFromSnapshot = false;
 const started = boot();
 serve();
 
@@ -111,7 +115,7 @@ async function restore(site, loadPyodide) {
   // Pyodide starts at once, not once the snapshot's response is in: one that turns
   // out missing or damaged is wiped in fsInit, so that restoring it fails, and
   // Python boots fresh (asking for Pyodide's own files again, from the HTTP cache).
-  const { memory, filled, downloaded } = await snapshotMemory(site, (await handedOn).memory);
+  const { memory, filled, differenced } = await snapshotMemory(site, (await handedOn).memory);
   const files = snapshotPart(site.snapshot.files).then((response) => response.json());
   files.catch(() => {}); // told below, if the restore fails
   let emscriptenModule = null;
@@ -123,13 +127,15 @@ async function restore(site, loadPyodide) {
       // Pyodide restores the memory after this.
       const [usable, python] = await Promise.all([filled.then(() => true, () => false), files.catch(() => null)]);
       if (!usable || !python) memory.fill(0);
-      else if (downloaded) xorStaticData(memory, staticData(emscriptenModule));
+      else if (differenced) xorStaticData(memory, staticData(emscriptenModule));
       if (python) writePythonFiles(FS, info, python);
     },
   }).catch(async (error) => {
+    forgetKept(); // if it was kept, the next load downloads it again
     await Promise.all([filled, files]); // a part that is missing or damaged says so
     throw new Error(`restoring it failed: ${String(error.message ?? error).split("\n")[0]}`);
   });
+  restoredFromSnapshot = true;
   // Pyodide keeps its options, and with them the memory restored, for as long as
   // it lives: let it go, or, where every Stop restarts Python (no interrupt
   // buffer), transfer it to the page for the next worker (Pyodide's is then empty).
@@ -142,23 +148,28 @@ async function restore(site, loadPyodide) {
 
 /**
  * The snapshot's memory, and a promise that it is all in and checked: the one
- * the worker before restored, if the page handed it on (Stop's restart), else
- * downloaded, with its static data still a difference (static-data.js).
+ * the worker before restored, if the page handed it on (Stop's restart), else as
+ * stored (kept by an earlier load, or downloaded), with its static data still a
+ * difference (static-data.js).
  */
-async function snapshotMemory(site, kept) {
-  if (kept) return { memory: new Uint8Array(kept), filled: Promise.resolve(), downloaded: false };
-  const { stored } = await snapshotDownload;
+async function snapshotMemory(site, handedOnMemory) {
+  if (handedOnMemory) {
+    return { memory: new Uint8Array(handedOnMemory), filled: Promise.resolve(), differenced: false };
+  }
+  const { stored, key } = await snapshotStored;
   const memory = new Uint8Array(site.snapshot.size);
-  const filled = stored.then((bytes) => {
+  const filled = stored.then(({ bytes, kept }) => {
     try {
       unpack(new Uint8Array(bytes), memory);
     } catch (error) {
+      bytes.transfer(0);
       throw new UnusableSnapshot(`${site.snapshot.memory} could not be inflated: ${error.message}`);
-    } finally {
-      bytes.transfer(0); // its 10 MB, which the download's promise would keep as long as Python lives
     }
+    // Its 10 MB, which the download's promise would keep for as long as Python lives.
+    if (kept) bytes.transfer(0);
+    else keepForNextLoad(key, bytes);
   });
-  return { memory, filled, downloaded: true };
+  return { memory, filled, differenced: true };
 }
 
 /**
@@ -211,12 +222,12 @@ function instantiation(imports, success) {
   return {}; // instantiating asynchronously: no exports yet
 }
 
-/** A link too slow for the snapshot, unless it is kept, or in the HTTP cache, already. */
+/** A link too slow for the snapshot, unless an earlier load kept it, or it is in the HTTP cache. */
 class SlowLink extends Error {}
 
-async function checkLink(path, kept) {
+async function checkLink(path, key) {
   const downlink = navigator.connection?.downlink;
-  if (!(downlink < SLOW_LINK_MBIT) || (await kept)) return;
+  if (!(downlink < SLOW_LINK_MBIT) || (await isKept(key))) return;
   const request = fetch(here(path), { cache: "only-if-cached", mode: "same-origin" });
   if (await request.then((response) => response.ok, () => false)) return;
   throw new SlowLink(
@@ -232,20 +243,21 @@ function downloadForNextTime({ memory, files }) {
   }
 }
 
-// A returning visitor's snapshot, as stored once checked and inflated, is kept in the
-// Cache Storage, under the SHA-256 site.json gives its download: on the next load
-// it is neither inflated nor checked again, which is most of its cost.
-const SNAPSHOT_CACHE = "autograd-playground snapshot";
-const keptAs = ({ memory, sha256 }) => `${here(memory)}?sha256=${sha256}`;
+/**
+ * Keep the snapshot's downloaded bytes for the next load if Python was restored
+ * from them, a while after it is up: copying and writing 10 MB would otherwise
+ * slow the first run and its painting.
+ */
+async function keepForNextLoad(key, bytes) {
+  await started.catch(() => {});
+  await new Promise((later) => setTimeout(later, KEEP_AFTER_MS));
+  if (restoredFromSnapshot) await keepSnapshot(key, bytes);
+  bytes.transfer(0);
+}
 
-/** The snapshot's bytes kept by an earlier load, or null (none, or no Cache Storage here). */
-async function keptSnapshot(snapshot) {
-  try {
-    const response = await (await caches.open(SNAPSHOT_CACHE)).match(keptAs(snapshot));
-    return response ? await response.arrayBuffer() : null;
-  } catch {
-    return null; // not a secure context, or storage is off
-  }
+/** Forget the snapshot this load looked for, if it was kept: it did not restore. */
+function forgetKept() {
+  snapshotStored.then((stored) => stored && forgetSnapshot(stored.key)).catch(() => {});
 }
 
 /** A snapshot that is missing or damaged, found before anything is restored from it. */
@@ -260,13 +272,19 @@ async function snapshotPart(path) {
 }
 
 /**
- * The snapshot, downloaded, checked and inflated by snapshot-worker.js: its
- * `stored` bytes, or an error if they are missing or damaged.
+ * The snapshot's bytes, and whether they were kept by an earlier load (else they
+ * were downloaded, checked and inflated by snapshot-worker.js); an error if they
+ * are missing or damaged.
  */
-function downloadSnapshot({ memory: path, sha256 }) {
+async function snapshotBytes(snapshot, key) {
+  const bytes = await keptSnapshot(key);
+  return bytes ? { bytes, kept: true } : download(snapshot);
+}
+
+/** The snapshot, downloaded, checked and inflated by snapshot-worker.js. */
+function download({ memory: path, sha256 }) {
   const inflater = moduleWorker(new URL(here("snapshot-worker.js")), "snapshot");
-  const keep = { cache: SNAPSHOT_CACHE, as: keptAs({ memory: path, sha256 }) };
-  inflater.postMessage({ url: here(path), sha256, keep });
+  inflater.postMessage({ url: here(path), sha256 });
   const says = (type) =>
     new Promise((resolve) =>
       inflater.addEventListener("message", ({ data }) => data.type === type && resolve(data)),
@@ -274,12 +292,12 @@ function downloadSnapshot({ memory: path, sha256 }) {
   const found = says("response").then(({ ok, status }) => {
     if (!ok) throw missing(path, status);
   });
-  const inflated = says("inflated");
+  const inflated = says("inflated").then(({ stored }) => ({ bytes: stored, kept: false }));
   const unusable = says("unusable").then(({ why }) => {
     throw new UnusableSnapshot(`${path} ${why}`);
   });
-  const stored = Promise.race([found.then(() => inflated).then((data) => data.stored), unusable]);
-  stored.catch(() => inflater.terminate()); // once it has kept them, it closes itself
+  const stored = Promise.race([found.then(() => inflated), unusable]);
+  stored.finally(() => inflater.terminate()).catch(() => {});
   return stored;
 }
 

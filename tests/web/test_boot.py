@@ -122,27 +122,37 @@ def test_without_a_usable_snapshot_python_boots_fresh_and_says_why(new_context, 
 KEPT = "autograd-playground snapshot"
 
 
-def kept_snapshots(page) -> list[str]:
-    """The URLs the snapshot is kept under in `page`'s Cache Storage, once it is kept
-    (the snapshot's worker keeps it after handing it over), or [] if it is not within
-    RUN_MS."""
+def kept_snapshots(page, until) -> list[str]:
+    """The URLs snapshots are kept under in `page`'s Cache Storage, once `until` (a
+    test of that list) holds, as the worker keeps and forgets them, or after RUN_MS."""
     deadline = time.monotonic() + RUN_MS / 1000
     while True:
         urls = page.evaluate("""async (name) => {
           const keys = await (await caches.open(name)).keys();
           return keys.map((request) => request.url);
         }""", KEPT)
-        if urls or time.monotonic() > deadline:
+        if until(urls) or time.monotonic() > deadline:
             return urls
         page.wait_for_timeout(50)
+
+
+def with_sha256(sha256: str):
+    """A test that the snapshot whose download has `sha256` is among the URLs kept."""
+    return lambda urls: any(url.endswith(f"?sha256={sha256}") for url in urls)
+
+
+def site_sha256(page) -> str:
+    """The SHA-256 of the snapshot's download, as `page`'s site.json gives it."""
+    return page.evaluate("fetch('site.json').then((response) => response.json())")[
+        "snapshot"]["sha256"]
 
 
 def test_a_returning_visitor_restores_the_kept_snapshot_without_downloading_it(new_context,
                                                                                site):
     context = new_context()
     first = Playground(context.new_page()).open(site)
-    sha256 = json.loads((build.DIST / "site.json").read_text())["snapshot"]["sha256"]
-    assert [url.split("/")[-1] for url in kept_snapshots(first.page)] == [
+    sha256 = site_sha256(first.page)
+    assert [url.split("/")[-1] for url in kept_snapshots(first.page, with_sha256(sha256))] == [
         f"memory.gz?sha256={sha256}"]
     urls, warnings = requests_and_warnings(context)
     playground = Playground(context.new_page()).open(site)
@@ -154,19 +164,39 @@ def test_a_returning_visitor_restores_the_kept_snapshot_without_downloading_it(n
 
 def test_a_snapshot_kept_from_another_build_is_not_restored(new_context, site):
     context = new_context()
-    kept_snapshots(Playground(context.new_page()).open(site).page)
-    # The next build's snapshot (here one Pyodide refuses): it is downloaded, not
-    # the one kept, and takes that one's place.
+    first = Playground(context.new_page()).open(site).page
+    kept_snapshots(first, with_sha256(site_sha256(first)))
+    # The next build's snapshot (here one Pyodide refuses) is downloaded, not the one kept.
     urls, warnings = requests_and_warnings(context)
     serve_snapshot(context, altered_snapshot(slice(16, 20)))
     playground = Playground(context.new_page()).open(site)
     assert playground.run() == "done"
     assert [url for url in urls if url.endswith("/snapshot/memory.gz")] != []
     assert NO_SNAPSHOT + "restoring it failed: Snapshot build id mismatch" in warnings
-    sha256 = json.loads(playground.page.evaluate("fetch('site.json').then((r) => r.text())"))[
-        "snapshot"]["sha256"]
-    assert [url.split("?")[-1] for url in kept_snapshots(playground.page)] == [
-        f"sha256={sha256}"]
+
+
+def test_a_damaged_kept_snapshot_is_forgotten_and_downloaded_again(new_context, site):
+    context = new_context()
+    page = context.new_page()
+    page.goto(site + "site.json")
+    sha256 = site_sha256(page)
+    key = site + f"snapshot/memory.gz?sha256={sha256}"
+    page.evaluate("""async ([name, key]) => {
+      await (await caches.open(name)).put(key, new Response("not a snapshot"));
+    }""", [KEPT, key])
+    urls, warnings = requests_and_warnings(context)
+    playground = Playground(context.new_page()).open(site)
+    assert playground.run() == "done"
+    assert playground.rows() == CHAPTER_ROWS
+    assert [text for text in warnings if text.startswith(
+        NO_SNAPSHOT + "snapshot/memory.gz could not be inflated")] != []
+    assert [url for url in urls if url.endswith("/snapshot/memory.gz")] == []
+    assert kept_snapshots(page, lambda urls: urls == []) == []  # forgotten
+    # The next load downloads it, restores from it and keeps it.
+    again = Playground(context.new_page()).open(site)
+    assert again.run() == "done"
+    assert [url for url in urls if url.endswith("/snapshot/memory.gz")] != []
+    assert kept_snapshots(again.page, with_sha256(sha256)) == [key]
 
 
 def test_random_numbers_differ_on_every_load(open_playground, site):
@@ -286,7 +316,7 @@ def test_where_stop_interrupts_python_the_page_keeps_no_copy_of_its_memory(new_c
     urls, _ = requests_and_warnings(context)
     playground = Playground(context.new_page()).open(site)
     example = playground.code
-    kept_snapshots(playground.page)
+    kept_snapshots(playground.page, with_sha256(site_sha256(playground.page)))
     set_deadlines(playground.page, stopGraceMs=0)  # restarted at once: it ignores Stop
     playground.start(SWALLOW)
     playground.button("Stop").click()

@@ -1,0 +1,54 @@
+// The snapshot as a returning visitor's browser keeps it: checked and inflated (laid
+// out as snapshot-pages.js says), in the Cache Storage, under the SHA-256 site.json
+// gives its download. The next load neither downloads, checks nor inflates it
+// again, which is most of a restore's cost. Where there is no Cache Storage (not a
+// secure context, storage switched off or full), every load downloads it.
+
+// Opened as the worker starts: the first use of the Cache Storage takes a while.
+const opened = openCache();
+
+/** The key the snapshot at `url` whose download has this SHA-256 is kept under. */
+export const keptAs = (url, sha256) => `${url}?sha256=${sha256}`;
+
+/** Whether an earlier load kept a snapshot under `key`. */
+export async function isKept(key) {
+  return Boolean(await keptResponse(key));
+}
+
+/** The bytes an earlier load kept under `key`, or null. */
+export async function keptSnapshot(key) {
+  const response = await keptResponse(key);
+  return response ? response.arrayBuffer().catch(() => null) : null;
+}
+
+/** Keep `bytes` under `key`, in place of any other build's snapshot. */
+export async function keepSnapshot(key, bytes) {
+  try {
+    const cache = await opened;
+    await cache.put(key, new Response(bytes));
+    for (const request of await cache.keys()) if (request.url !== key) await cache.delete(request);
+  } catch {
+    // no Cache Storage here, or it is full: the next load downloads the snapshot again
+  }
+}
+
+/** Delete what is kept under `key`, if anything. */
+export async function forgetSnapshot(key) {
+  await (await opened)?.delete(key).catch(() => {});
+}
+
+async function keptResponse(key) {
+  try {
+    return (await (await opened)?.match(key)) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function openCache() {
+  try {
+    return await caches.open("autograd-playground snapshot");
+  } catch {
+    return null; // no Cache Storage here (not a secure context, or storage is off)
+  }
+}
