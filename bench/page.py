@@ -19,6 +19,8 @@ One run of this script measures, as medians over N rounds, each measure in turn:
   every table painted), and the JS heap then, the page's and in all (the
   worker's too) (target: 10 within 1.2x of one, time and memory).
 
+    python bench/page.py --stay 0        (a returning visitor's earlier visits close at
+                                          their first result; 2000 ms by default)
     python bench/page.py --no-isolation  (served without COOP/COEP, where every Stop
                                           restarts Python; not the last)
     python bench/page.py --embed-only    (just the last)
@@ -43,7 +45,7 @@ SNAPSHOT = "**/snapshot/memory.gz"
 # A returning visitor's earlier visits last this long after their first result (a
 # learner's last longer): what the browser keeps for the next visit (the wasm's
 # compiled code, the snapshot the worker keeps) is written while the page is open.
-VISIT_MS = 2000
+STAY_MS = 2000
 ISOLATION_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Embedder-Policy": "require-corp",
@@ -242,7 +244,8 @@ def record(times: dict[str, list[float]], name: str, ms: float | tuple[float, fl
         times.setdefault(name, []).append(ms)
 
 
-def load_times(browser: Browser, url: str, runs: int) -> dict[str, list[float]]:
+def load_times(browser: Browser, url: str, runs: int,
+               stay_ms: int = STAY_MS) -> dict[str, list[float]]:
     """Each measure cold in a fresh context, then warm as a returning visitor: on its
     second visit, and on its third, when the browser also has the JavaScript's compiled
     code (which it keeps from a script's second load). Each round takes every measure
@@ -261,8 +264,8 @@ def load_times(browser: Browser, url: str, runs: int) -> dict[str, list[float]]:
             with returning_visitor(browser) as context:
                 if setup:
                     setup(context)
-                measure(context, url, stay_ms=VISIT_MS)
-                record(times, f"warm {name}", measure(context, url, stay_ms=VISIT_MS))
+                measure(context, url, stay_ms=stay_ms)
+                record(times, f"warm {name}", measure(context, url, stay_ms=stay_ms))
                 record(times, f"third-visit {name}", measure(context, url))
                 if name == "snapshot playground":
                     record(times, "warm Stop restart to result", restart_to_result(context, url))
@@ -338,6 +341,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="fresh contexts per measure")
     parser.add_argument("--no-isolation", action="store_true", help="serve without COOP/COEP")
+    parser.add_argument("--stay", type=int, default=STAY_MS, metavar="MS",
+                        help="how long a returning visitor's earlier visits last after their "
+                             "first result")
     parser.add_argument("--embed-only", action="store_true",
                         help="only the course page of 10 playgrounds against one")
     parser.add_argument("--throttled", action="store_true",
@@ -350,7 +356,7 @@ def main() -> None:
         return
     with served_browser(isolation=isolated) as (browser, url):
         if not args.embed_only:
-            times = load_times(browser, url, args.runs)
+            times = load_times(browser, url, args.runs, args.stay)
             times.update(run_times(browser, url, args.runs))
         # Measuring memory (measureUserAgentSpecificMemory) needs cross-origin isolation.
         sizes = page_sizes(browser, url, args.runs, isolated) if isolated else None
