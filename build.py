@@ -76,8 +76,7 @@ PYODIDE_FILES = [
 ]
 # Files copied from web/ to the top of dist/ as they are.
 STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "embed.css",
-                "worker.js", "snapshot-worker.js", "module-worker.js", "python-files.js",
-                "static-data.js", "snapshot-pages.js", "snapshot-cache.js"]
+                "snapshot-worker.js"]
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
 # (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"
@@ -288,14 +287,18 @@ def esbuild() -> Path:
 def bundle() -> None:
     """Bundle the page's JavaScript and CSS into ES modules: embed.js, the element, and
     CodeMirror as a chunk of its own that the element imports without waiting for it;
-    then, on its own, the worker that lays out the graph's picture with Graphviz. Two
-    runs, so no code is shared into a chunk: embed.js must stay at the top of dist/,
-    since it finds the site's files from its own URL."""
+    then, each on its own, the worker that lays out the graph's picture with Graphviz,
+    and the Python worker with the modules it shares with the snapshot maker (one
+    request, not six, before its first line runs: on a first visit each waits its
+    turn among Pyodide's downloads). Separate runs, so no code is shared into a chunk:
+    embed.js and worker.js must stay at the top of dist/, since they find the site's
+    files from their own URLs."""
     common = ["--bundle", "--format=esm", "--target=es2022", "--minify", "--sourcemap",
               "--log-level=warning", f"--outdir={DIST}"]
     run(esbuild(), WEB / "src" / "embed.js", *common, "--splitting",
         "--loader:.css=text", "--loader:.py=text", "--chunk-names=chunks/[name]-[hash]")
     run(esbuild(), WEB / "src" / "layout-worker.js", *common)
+    run(esbuild(), WEB / "worker.js", *common, "--external:./pyodide/*")
 
 
 def runner_files() -> list[str]:

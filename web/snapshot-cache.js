@@ -4,8 +4,8 @@
 // again, which is most of a restore's cost. Where there is no Cache Storage (not a
 // secure context, storage switched off or full), every load downloads it.
 
-// Opened as the worker starts: the first use of the Cache Storage takes a while.
-const opened = openCache();
+let opened = null; // the cache, opened on first use (which takes a while)
+const cache = () => (opened ??= openCache());
 
 /** The key the snapshot at `url` whose download has this SHA-256 is kept under. */
 export const keptAs = (url, sha256) => `${url}?sha256=${sha256}`;
@@ -24,9 +24,9 @@ export async function keptSnapshot(key) {
 /** Keep `bytes` under `key`, in place of any other build's snapshot. */
 export async function keepSnapshot(key, bytes) {
   try {
-    const cache = await opened;
-    await cache.put(key, new Response(bytes));
-    for (const request of await cache.keys()) if (request.url !== key) await cache.delete(request);
+    const kept = await cache();
+    await kept.put(key, new Response(bytes));
+    for (const request of await kept.keys()) if (request.url !== key) await kept.delete(request);
   } catch {
     // no Cache Storage here, or it is full: the next load downloads the snapshot again
   }
@@ -34,12 +34,12 @@ export async function keepSnapshot(key, bytes) {
 
 /** Delete what is kept under `key`, if anything. */
 export async function forgetSnapshot(key) {
-  await (await opened)?.delete(key).catch(() => {});
+  await (await cache())?.delete(key).catch(() => {});
 }
 
 async function keptResponse(key) {
   try {
-    return (await (await opened)?.match(key)) ?? null;
+    return (await (await cache())?.match(key)) ?? null;
   } catch {
     return null;
   }

@@ -277,8 +277,20 @@ async function snapshotPart(path) {
  * are missing or damaged.
  */
 async function snapshotBytes(snapshot, key) {
-  const bytes = await keptSnapshot(key);
+  const bytes = siteIsNew() ? null : await keptSnapshot(key);
   return bytes ? { bytes, kept: true } : download(snapshot);
+}
+
+/**
+ * Whether site.json came over the network, body and all, as on a first visit (or
+ * for a new build): then no snapshot an earlier load kept can be this one, and the
+ * Cache Storage is not even opened (which a first visit would wait for). Where the
+ * browser does not say (another origin's sizes are hidden), it is looked in.
+ */
+function siteIsNew() {
+  const [timing] = performance.getEntriesByName(here("site.json"));
+  if (!timing || timing.deliveryType === "cache") return false;
+  return timing.encodedBodySize > 0 && timing.transferSize > timing.encodedBodySize;
 }
 
 /** The snapshot, downloaded, checked and inflated by snapshot-worker.js. */
