@@ -81,7 +81,6 @@ let micropip = null;
 // where Stop always restarts Python): the page keeps them for the next worker.
 let compiledWasm = null;
 let restoredMemory = null;
-let restoredFromSnapshot = false;
 const started = boot();
 serve();
 
@@ -115,7 +114,7 @@ async function restore(site, loadPyodide) {
   // Pyodide starts at once, not once the snapshot's response is in: one that turns
   // out missing or damaged is wiped in fsInit, so that restoring it fails, and
   // Python boots fresh (asking for Pyodide's own files again, from the HTTP cache).
-  const { memory, filled, differenced } = await snapshotMemory(site, (await handedOn).memory);
+  const { memory, filled, differenced, key } = await snapshotMemory(site, (await handedOn).memory);
   const files = snapshotPart(site.snapshot.files).then((response) => response.json());
   files.catch(() => {}); // told below, if the restore fails
   let emscriptenModule = null;
@@ -131,11 +130,13 @@ async function restore(site, loadPyodide) {
       if (python) writePythonFiles(FS, info, python);
     },
   }).catch(async (error) => {
-    forgetKept(); // if it was kept, the next load downloads it again
-    await Promise.all([filled, files]); // a part that is missing or damaged says so
+    if (key) forgetSnapshot(key); // if it was kept, the next load downloads it again
+    const [downloaded] = await Promise.all([filled, files]); // a part missing or damaged says so
+    downloaded?.transfer(0);
     throw new Error(`restoring it failed: ${String(error.message ?? error).split("\n")[0]}`);
   });
-  restoredFromSnapshot = true;
+  const downloaded = await filled;
+  if (downloaded) keepForNextLoad(key, downloaded);
   // Pyodide keeps its options, and with them the memory restored, for as long as
   // it lives: let it go, or, where every Stop restarts Python (no interrupt
   // buffer), transfer it to the page for the next worker (Pyodide's is then empty).
@@ -150,11 +151,13 @@ async function restore(site, loadPyodide) {
  * The snapshot's memory, and a promise that it is all in and checked: the one
  * the worker before restored, if the page handed it on (Stop's restart), else as
  * stored (kept by an earlier load, or downloaded), with its static data still a
- * difference (static-data.js).
+ * difference (static-data.js). `filled` gives the bytes downloaded, for the
+ * restore to keep if it succeeds, or null; `key` is where they are kept.
  */
 async function snapshotMemory(site, handedOnMemory) {
   if (handedOnMemory) {
-    return { memory: new Uint8Array(handedOnMemory), filled: Promise.resolve(), differenced: false };
+    const memory = new Uint8Array(handedOnMemory);
+    return { memory, filled: Promise.resolve(null), differenced: false, key: null };
   }
   const { stored, key } = await snapshotStored;
   const memory = new Uint8Array(site.snapshot.size);
@@ -165,11 +168,11 @@ async function snapshotMemory(site, handedOnMemory) {
       bytes.transfer(0);
       throw new UnusableSnapshot(`${site.snapshot.memory} could not be inflated: ${error.message}`);
     }
-    // Its 10 MB, which the download's promise would keep for as long as Python lives.
-    if (kept) bytes.transfer(0);
-    else keepForNextLoad(key, bytes);
+    if (!kept) return bytes;
+    bytes.transfer(0); // its 10 MB, which the download's promise would keep as long as Python lives
+    return null;
   });
-  return { memory, filled, differenced: true };
+  return { memory, filled, differenced: true, key };
 }
 
 /**
@@ -244,20 +247,15 @@ function downloadForNextTime({ memory, files }) {
 }
 
 /**
- * Keep the snapshot's downloaded bytes for the next load if Python was restored
- * from them, a while after it is up: copying and writing 10 MB would otherwise
+ * Keep the snapshot's downloaded bytes, which Python was restored from, for the
+ * next load, a while after Python is up: copying and writing 10 MB would otherwise
  * slow the first run and its painting.
  */
 async function keepForNextLoad(key, bytes) {
   await started.catch(() => {});
   await new Promise((later) => setTimeout(later, KEEP_AFTER_MS));
-  if (restoredFromSnapshot) await keepSnapshot(key, bytes);
+  await keepSnapshot(key, bytes);
   bytes.transfer(0);
-}
-
-/** Forget the snapshot this load looked for, if it was kept: it did not restore. */
-function forgetKept() {
-  snapshotStored.then((stored) => stored && forgetSnapshot(stored.key)).catch(() => {});
 }
 
 /** A snapshot that is missing or damaged, found before anything is restored from it. */
