@@ -7,6 +7,7 @@
 // (its static data as a difference, see static-data.js; only its pages that are
 // not zeros, see snapshot-pages.js).
 
+import nodeCrypto from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,6 +17,7 @@ import { pack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
 
 const dist = process.argv[2];
+madeAlike();
 const site = JSON.parse(await readFile(join(dist, "site.json"), "utf8"));
 const files = JSON.parse(await readFile(join(dist, "snapshot", "files.json"), "utf8"));
 // A .dist-info found at boot makes Pyodide note its package in a JavaScript
@@ -78,4 +80,25 @@ function zeroFreeMemory(module) {
   }
   for (const block of taken.reverse()) module._free(block);
   module._malloc_set_footprint_limit(limit);
+}
+
+/**
+ * Make the snapshot the same bytes on every build of the same files: a returning
+ * visitor keeps the one they have (the worker keeps it under its SHA-256) until
+ * Python or the engine changes, not until the next build. Python's memory would
+ * otherwise hold the clock (the times of its files) and random bytes from the
+ * maker's run; every restore shares its snapshot's anyway.
+ */
+function madeAlike() {
+  Date.now = () => 0;
+  performance.now = () => 0;
+  let state = 0x9e3779b9;
+  nodeCrypto.randomFillSync = (view) => {
+    const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+    for (let i = 0; i < bytes.length; i++) {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0; // a linear congruential step
+      bytes[i] = state >>> 24;
+    }
+    return view;
+  };
 }

@@ -10,7 +10,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import shutil
 import struct
+import subprocess
 import time
 from itertools import pairwise
 
@@ -73,6 +75,20 @@ def test_the_snapshot_keeps_only_its_pages_that_are_not_zeros():
     # In order, apart (touching ranges are one), and every page kept has a byte not zero.
     assert all(a + n < b for (a, n), (b, _) in pairwise(ranges))
     assert all(any(data[at:at + PAGE]) for at in range(0, len(data), PAGE))
+
+
+def test_the_snapshot_is_made_the_same_bytes_from_the_same_files(tmp_path):
+    """A returning visitor keeps the snapshot they have across builds that change neither
+    Python nor the engine (the worker keeps it under its SHA-256)."""
+    again = tmp_path / "dist"
+    (again / "snapshot").mkdir(parents=True)
+    for name in ("site.json", "snapshot/files.json"):
+        shutil.copy(build.DIST / name, again / name)
+    (again / "pyodide").symlink_to(build.DIST / "pyodide")
+    subprocess.run([build.need("node", "nodejs"), build.WEB / "make-snapshot.mjs", again],
+                   check=True, capture_output=True)
+    built = (build.DIST / "snapshot" / "memory.gz").read_bytes()
+    assert (again / "snapshot" / "memory.gz").read_bytes() == built
 
 
 def test_python_starts_from_the_snapshot_and_not_from_the_wheel(new_context, site):
