@@ -83,9 +83,10 @@ function zeroFreeMemory(module) {
 }
 
 /**
- * Make the snapshot the same bytes on every build of the same files: a returning
- * visitor keeps the one they have (the worker keeps it under its SHA-256) until
- * Python or the engine changes, not until the next build. Python's memory would
+ * Make the snapshot the same bytes on every build of the same files: its SHA-256
+ * changes when Python or the engine does, not on every build, so a browser can
+ * revalidate the one it has (where the host's ETags follow the content) rather
+ * than download it again. Python's memory would
  * otherwise hold the clock (the times of its files) and random bytes from the
  * maker's run; every restore shares its snapshot's anyway.
  */

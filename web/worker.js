@@ -281,9 +281,10 @@ async function snapshotBytes(snapshot, key) {
 
 /**
  * Whether site.json came over the network, body and all, as on a first visit (or
- * for a new build): then no snapshot an earlier load kept can be this one, and the
- * Cache Storage is not even opened (which a first visit would wait for). Where the
- * browser does not say (another origin's sizes are hidden), it is looked in.
+ * for a new build): then a snapshot an earlier load kept is seldom this one (only
+ * when the new build changed neither Python nor the engine), and the Cache Storage
+ * is not even opened (which a first visit would wait for). Where the browser does
+ * not say (another origin's sizes are hidden), it is looked in.
  */
 function siteIsNew() {
   const [timing] = performance.getEntriesByName(here("site.json"));

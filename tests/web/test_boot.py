@@ -78,8 +78,8 @@ def test_the_snapshot_keeps_only_its_pages_that_are_not_zeros():
 
 
 def test_the_snapshot_is_made_the_same_bytes_from_the_same_files(tmp_path):
-    """A returning visitor keeps the snapshot they have across builds that change neither
-    Python nor the engine (the worker keeps it under its SHA-256)."""
+    """Builds that change neither Python nor the engine give the snapshot the same
+    SHA-256, so a returning visitor's browser can revalidate it, not download it again."""
     again = tmp_path / "dist"
     (again / "snapshot").mkdir(parents=True)
     for name in ("site.json", "snapshot/files.json"):
