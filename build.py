@@ -74,6 +74,8 @@ PYODIDE_FILES = [
     "python_stdlib.zip",
     "pyodide-lock.json",
 ]
+# Pyodide's script, which the worker asks for by its content (see bundle()).
+PYODIDE_SCRIPT = "pyodide.asm.mjs"
 # Files copied from web/ to the top of dist/ as they are.
 STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "embed.css",
                 "snapshot-worker.js"]
@@ -290,15 +292,28 @@ def bundle() -> None:
     then, each on its own, the worker that lays out the graph's picture with Graphviz,
     and the Python worker with the modules it shares with the snapshot maker (one
     request, not six, before its first line runs: on a first visit each waits its
-    turn among Pyodide's downloads). Separate runs, so no code is shared into a chunk:
-    embed.js and worker.js must stay at the top of dist/, since they find the site's
-    files from their own URLs."""
+    turn among Pyodide's downloads), which asks for Pyodide's script by its content;
+    last, the service worker that keeps the scripts whose URLs name their content.
+    Separate runs, so no code is shared into a chunk: embed.js, worker.js and
+    service-worker.js must stay at the top of dist/, since they find the site's files
+    from their own URLs."""
     common = ["--bundle", "--format=esm", "--target=es2022", "--minify", "--sourcemap",
               "--log-level=warning", f"--outdir={DIST}"]
     run(esbuild(), WEB / "src" / "embed.js", *common, "--splitting",
         "--loader:.css=text", "--loader:.py=text", "--chunk-names=chunks/[name]-[hash]")
     run(esbuild(), WEB / "src" / "layout-worker.js", *common)
-    run(esbuild(), WEB / "worker.js", *common, "--external:./pyodide/*")
+    pyodide_script = content_addressed(f"pyodide/{PYODIDE_SCRIPT}",
+                                       WEB / "node_modules" / "pyodide" / PYODIDE_SCRIPT)
+    run(esbuild(), WEB / "worker.js", *common, "--external:./pyodide/*",
+        f"--define:PYODIDE_SCRIPT={json.dumps('./' + pyodide_script)}")
+    chunks = sorted(f"chunks/{p.name}" for p in (DIST / "chunks").glob("*.js"))
+    run(esbuild(), WEB / "service-worker.js", *common,
+        f"--define:KEPT_SCRIPTS={json.dumps([pyodide_script, *chunks])}")
+
+
+def content_addressed(path: str, file: Path) -> str:
+    """`path` with the SHA-256 of `file`'s content: a URL whose content never changes."""
+    return f"{path}?sha256={hashlib.sha256(file.read_bytes()).hexdigest()}"
 
 
 def runner_files() -> list[str]:

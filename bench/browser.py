@@ -45,12 +45,14 @@ def served_browser(isolation: bool = True) -> Iterator[tuple[Browser, str]]:
 
 
 @contextmanager
-def returning_visitor(browser: Browser) -> Iterator[BrowserContext]:
+def returning_visitor(browser: Browser, **options) -> Iterator[BrowserContext]:
     """A context with a profile of its own on disk, as a visitor's browser has: its HTTP
-    cache and compiled-wasm cache persist (a new_context() never caches the 9.6 MB wasm)."""
+    cache and compiled-wasm cache persist (a new_context() never caches the 9.6 MB wasm).
+    `options`: the context's, as for new_context()."""
     with tempfile.TemporaryDirectory() as profile:
         context = browser.browser_type.launch_persistent_context(
-            profile, executable_path=load_build().find_chromium(), args=chromium_args())
+            profile, executable_path=load_build().find_chromium(), args=chromium_args(),
+            **options)
         context.set_default_timeout(TIMEOUT_MS)
         yield context
         context.close()

@@ -7,8 +7,10 @@ One run of this script measures, as medians over N rounds, each measure in turn:
   (a fresh context) and warm (a returning visitor: a profile on disk, which
   keeps the compiled wasm; on its second visit, and on its third, when the
   browser has the JavaScript's compiled code too), against bare.html's Pyodide
-  boot, for Python restored from the snapshot and booted fresh (the snapshot
-  not served) (targets: the snapshot's first result within 0.4x of the bare
+  boot, for Python restored from the snapshot, booted fresh (the snapshot not
+  served), and restored where no service worker may run (as in a private
+  window: the site's service worker keeps Pyodide's script compiled from the
+  first visit on) (targets: the snapshot's first result within 0.4x of the bare
   boot, cold and warm, judged on the second visit);
 - from Stop (restarting Python: the code ignores the interrupt) to the next
   run's result painted, warm (target: within 0.5x of the warm bare boot);
@@ -250,18 +252,20 @@ def load_times(browser: Browser, url: str, runs: int,
     second visit, and on its third, when the browser also has the JavaScript's compiled
     code (which it keeps from a script's second load). Each round takes every measure
     in turn."""
-    measures = [("bare Pyodide boot", bare_boot, None),
-                ("snapshot playground", first_result, None),
-                ("fresh-boot playground", first_result, without_snapshot)]
+    no_service_worker = {"service_workers": "block"}
+    measures = [("bare Pyodide boot", bare_boot, None, {}),
+                ("snapshot playground", first_result, None, {}),
+                ("fresh-boot playground", first_result, without_snapshot, {}),
+                ("no-service-worker playground", first_result, None, no_service_worker)]
     times: dict[str, list[float]] = {}
     for _ in range(runs):
-        for name, measure, setup in measures:
-            context = browser.new_context()
+        for name, measure, setup, options in measures:
+            context = browser.new_context(**options)
             if setup:
                 setup(context)
             record(times, f"cold {name}", measure(context, url))
             context.close()
-            with returning_visitor(browser) as context:
+            with returning_visitor(browser, **options) as context:
                 if setup:
                     setup(context)
                 measure(context, url, stay_ms=stay_ms)
@@ -325,8 +329,9 @@ def report(times: dict[str, list[float]]) -> None:
         bare = medians[f"{cache} bare Pyodide boot"]
         snapshot = medians[f"{cache} snapshot playground first result"] / bare
         fresh = medians[f"{cache} fresh-boot playground first result"] / bare
+        alone = medians[f"{cache} no-service-worker playground first result"] / bare
         print(f"{cache}: first result / bare boot = {snapshot:.2f}x {verdict(snapshot, 0.4)}; "
-              f"booted fresh {fresh:.2f}x")
+              f"booted fresh {fresh:.2f}x; without the service worker {alone:.2f}x")
     restart = medians["warm Stop restart to result"] / medians["warm bare Pyodide boot"]
     print(f"Stop restart to result / warm bare boot = {restart:.2f}x {verdict(restart, 0.5)}")
     click = medians["example: Run click to table painted"]

@@ -49,16 +49,17 @@ const booted = new Promise((resolve) =>
   addEventListener("message", ({ data }) => resolve(data), { once: true }),
 );
 const pyodideModule = import("./pyodide/pyodide.mjs");
-const emscriptenScript = import("./pyodide/pyodide.asm.mjs");
+// Asked for by its content's SHA-256 (PYODIDE_SCRIPT, which build.py puts in), so
+// that service-worker.js may answer for it from what it keeps, never another build's.
+const emscriptenScript = import(PYODIDE_SCRIPT);
 // A restarted worker (its name says so) is handed on the wasm, and maybe the
 // memory, of the worker before in the page's boot message, and waits for them. A
 // first one does not wait for that message: it is handled only after the tasks
 // that load (the wasm streaming in, Pyodide's script), a tenth of a second or more.
 const RESTARTED = self.name === "python (restarted)";
 const handedOn = RESTARTED ? booted : Promise.resolve({});
-// Pyodide's wasm, compiled from the start (from the browser's code cache on a
-// return visit) while the scripts above load and the snapshot downloads: Pyodide
-// itself would start only once its 1.2 MB script has run.
+// Pyodide's wasm, compiled from the start while the scripts above load and the
+// snapshot downloads: Pyodide itself would start only once its 1.2 MB script has run.
 const WASM = here("pyodide/pyodide.asm.wasm");
 const compileWasm = () => WebAssembly.compileStreaming(fetch(WASM));
 const wasmCompiled = RESTARTED ? null : compileWasm();

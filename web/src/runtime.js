@@ -10,6 +10,8 @@
 // where every Stop restarts Python (no interrupt buffer), the memory the last one
 // restored Python from (31 MB, kept here: no download or inflate either).
 // A worker that crashes is replaced the same way; the queued runs go on in the new one.
+// Once Python is up and idle, the site's service worker is registered, which
+// keeps Pyodide's script compiled for the next load (script-cache.js).
 //
 // The worker starts on the first start() or run(), not before: a page of many
 // playgrounds downloads Python only once one of them is wanted.
@@ -26,6 +28,7 @@
 import { deadlines } from "./deadlines.js";
 import { moduleWorker } from "../module-worker.js";
 import { checkMessage, Malformed, MAX_OUTPUT_CHARS, parseBatch, parseResult } from "./protocol.js";
+import { keepScriptsForNextLoad } from "./script-cache.js";
 
 const INTERRUPT_EVERY_MS = 50;
 const SIGINT = 2;
@@ -194,6 +197,7 @@ export class Runtime extends EventTarget {
       this.memory = message.memory;
       this.setPhase("ready");
       this.pump();
+      this.whenIdle().then(() => keepScriptsForNextLoad(this.workerUrl));
     } else if (type === "failed") {
       this.fail(message.message);
     } else if (!job || id !== job.id || (type === "pong") !== Boolean(job.answer)) {

@@ -1,0 +1,22 @@
+// The page's side of service-worker.js: registered once per page, when Python is
+// up and the page is idle, so that its work (downloading and compiling Pyodide's
+// script once more) never slows a first visit's first result.
+
+let registered = false;
+
+/**
+ * Register the service worker of the site whose files are at `siteUrl`. Only a
+ * page on the site's origin may; elsewhere (another origin, no secure context,
+ * service workers switched off) every load compiles Pyodide's script as before.
+ */
+export function keepScriptsForNextLoad(siteUrl) {
+  const script = new URL("service-worker.js", siteUrl);
+  if (registered || script.origin !== location.origin || !navigator.serviceWorker) return;
+  registered = true;
+  const whenIdle = globalThis.requestIdleCallback ?? setTimeout;
+  whenIdle(() =>
+    navigator.serviceWorker
+      .register(script)
+      .catch((error) => console.info(`Pyodide's script is not kept for the next load: ${error.message}`)),
+  );
+}
