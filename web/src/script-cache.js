@@ -5,12 +5,12 @@
 let registered = false;
 
 /**
- * Register the service worker of the site whose files are at `siteUrl`. Only a
- * page on the site's origin may; elsewhere (another origin, no secure context,
+ * Register the service worker beside the Python worker's script (`workerUrl`). Only
+ * a page on the site's origin may; elsewhere (another origin, no secure context,
  * service workers switched off) every load compiles Pyodide's script as before.
  */
-export function keepScriptsForNextLoad(siteUrl) {
-  const script = new URL("service-worker.js", siteUrl);
+export function keepScriptsForNextLoad(workerUrl) {
+  const script = new URL("service-worker.js", workerUrl);
   if (registered || script.origin !== location.origin || !navigator.serviceWorker) return;
   registered = true;
   const whenIdle = globalThis.requestIdleCallback ?? setTimeout;
