@@ -8,9 +8,9 @@ One run of this script measures, as medians over N rounds, each measure in turn:
   keeps the compiled wasm; on its second visit, and on its third, when the
   browser has the JavaScript's compiled code too), against bare.html's Pyodide
   boot, for Python restored from the snapshot, booted fresh (the snapshot not
-  served), and restored where no service worker may run (as in a private
-  window: the site's service worker keeps Pyodide's script compiled from the
-  first visit on) (targets: the snapshot's first result within 0.4x of the bare
+  served), and restored where no service worker may run (a browser that
+  allows none: the site's service worker keeps Pyodide's script compiled from
+  the first visit on) (targets: the snapshot's first result within 0.4x of the bare
   boot, cold and warm, judged on the second visit);
 - from Stop (restarting Python: the code ignores the interrupt) to the next
   run's result painted, warm (target: within 0.5x of the warm bare boot);
