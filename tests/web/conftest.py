@@ -195,7 +195,9 @@ PATIENT_PING = (
 @pytest.fixture
 def new_context(browser: Browser):
     """Makes fresh browser contexts (empty cache and storage) whose every wait may last
-    RUN_MS; closes them all afterwards."""
+    RUN_MS; closes them all afterwards, dropping their routes first with any request
+    one is still serving (a worker restarted as the test ends), whose error would
+    otherwise fail the next test."""
     contexts: list[BrowserContext] = []
 
     def new_context_(**context_options) -> BrowserContext:
@@ -207,6 +209,9 @@ def new_context(browser: Browser):
 
     yield new_context_
     for context in contexts:
+        for page in context.pages:
+            page.unroute_all(behavior="ignoreErrors")
+        context.unroute_all(behavior="ignoreErrors")
         context.close()
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
@@ -115,18 +114,13 @@ addEventListener("message", (event) => {
 """
 
 
-@pytest.fixture
-def stalled_layouts(playground) -> Iterator:
-    """The playground, where every layout of a big graph takes forever from the next
-    layout worker on. The route goes before the page does, with any request it is
-    still serving (a layout worker restarted as the test ends)."""
+def stall_big_layouts(playground) -> None:
+    """Make every layout of a big graph take forever, from the next layout worker on."""
     def stalled(route) -> None:
         served = route.fetch()  # its headers too: a worker of an isolated page needs them
         route.fulfill(response=served, body=STALL_BIG_LAYOUTS + served.text())
 
     playground.page.route("**/layout-worker.js", stalled)
-    yield playground
-    playground.page.unroute_all(behavior="ignoreErrors")
 
 
 def picture_state(playground) -> str:
@@ -140,8 +134,8 @@ def test_a_big_picture_laid_out_within_its_deadline_is_drawn_whole(playground):
     assert playground.element.locator(".picture-note").inner_text() == ""
 
 
-def test_a_big_picture_past_its_deadline_shows_a_neighbourhood(stalled_layouts):
-    playground = stalled_layouts
+def test_a_big_picture_past_its_deadline_shows_a_neighbourhood(playground):
+    stall_big_layouts(playground)
     set_deadlines(playground.page, wholePictureMs=0)
     run_and_draw(playground, TANGLED)
     assert boxes(playground).count() == 40
@@ -150,8 +144,8 @@ def test_a_big_picture_past_its_deadline_shows_a_neighbourhood(stalled_layouts):
     )
 
 
-def test_the_page_keeps_working_while_a_picture_is_laid_out(stalled_layouts):
-    playground = stalled_layouts
+def test_the_page_keeps_working_while_a_picture_is_laid_out(playground):
+    stall_big_layouts(playground)
     set_deadlines(playground.page, wholePictureMs=NEVER_MS)
     assert playground.run(TANGLED) == "done"
     assert playground.element.locator(".count").inner_text() == "196 nodes"
