@@ -8,6 +8,11 @@ from .graph import Graph, Opaque, columns, root_index
 from .ops import Add, Div, Exp, Log, Mul, Neg, Pow, Relu, Sigmoid, Sub, Tanh, ieee_div, ieee_pow
 
 
+class EnginesOwnError(Exception):
+    """Raised by TopoSort or Backward while a check wants the learner's own instead
+    (engine.checks); here, as the check runs their code in this module."""
+
+
 def TopoSort(g: Graph, root: int) -> list[int]:
     """The indices of the nodes `root` depends on (itself included), operands before users.
 

@@ -18,7 +18,10 @@
 //                {type: "ready", wasm, memory}  Pyodide's WebAssembly.Module and the snapshot's
 //                                             memory as restored (transferred), or nulls
 //                {type: "output", id, batch}  JSON of [[stream, text], ...]
-//                {type: "result", id, result} JSON from playground_runner.run
+//                {type: "result", id, result, reached}  JSON from playground_runner.run, and
+//                                             what the code did that reached into the playground
+//                                             itself (guard.py; realm.js): the page then starts
+//                                             the next run in a fresh worker
 //                {type: "pong", id}
 //                {type: "failed", message}    the runtime could not start, or crashed
 // The page checks every message's shape (see protocol.js). Every URL is
@@ -32,6 +35,22 @@ import { writePythonFiles } from "./python-files.js";
 import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./snapshot-cache.js";
 import { unpack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
+import { realmChange, watchRealm } from "./realm.js";
+
+// Taken before any learner code runs, which can reach every built-in (`import js`):
+// what this worker says and hears goes through these, whatever a run patches.
+const call = Function.prototype.call;
+const post = call.bind(MessagePort.prototype.postMessage);
+const dataOf = call.bind(Object.getOwnPropertyDescriptor(MessageEvent.prototype, "data").get);
+const later = setTimeout;
+const push = call.bind(Array.prototype.push);
+const toString = String;
+// What a run reached into, as the runner's guard reports it (a few are enough).
+const MAX_REACHED = 5;
+let reached = [];
+const reach = (what) => {
+  if (reached.length < MAX_REACHED) push(reached, toString(what).slice(0, 300));
+};
 
 const here = (path) => new URL(path, import.meta.url).href;
 const MENTIONS_MICROPIP = /\bmicropip\b/;
@@ -76,6 +95,7 @@ snapshotStored.catch(() => {}); // its error is told when the restore needs it
 
 let pyodide = null;
 let runner = null;
+let runCode = null; // the runner's run(), held here: a run can rebind the module's name
 let interrupt = null;
 let micropip = null;
 // Pyodide's, once instantiated, and the snapshot's memory, once restored (only
@@ -99,6 +119,7 @@ async function boot() {
     if (error instanceof SlowLink) downloadForNextTime(site.snapshot);
   }
   runner = pyodide.pyimport(site.runner.module); // imports the engine, once
+  runCode = runner.run;
   return site;
 }
 
@@ -334,10 +355,11 @@ async function loadMicropip(site) {
   await pyodide.loadPackage(here(site.micropip));
   micropip = pyodide.pyimport("micropip");
   micropip.set_index_urls([]);
+  runner.settle(); // what micropip imported is as pristine as the rest
 }
 
 async function phase(name) {
-  (await booted).port.postMessage({ type: "phase", phase: name });
+  post((await booted).port, { type: "phase", phase: name });
 }
 
 async function handle(data, page) {
@@ -345,18 +367,21 @@ async function handle(data, page) {
   if (data.type === "run") {
     if (!micropip && MENTIONS_MICROPIP.test(data.code)) await loadMicropip(site);
     if (interrupt) interrupt[0] = 0; // a Stop that came after the last run ended
-    const send = (batch) => page.postMessage({ type: "output", id: data.id, batch });
+    const send = (batch) => post(page, { type: "output", id: data.id, batch });
     const globals = globalsNow();
-    const result = runner.run(data.code, send, data.checks);
+    reached = [];
+    const result = runCode(data.code, send, data.checks, reach);
     restoreGlobals(globals);
+    const change = realmChange();
+    if (change) reach(`the worker's JavaScript: ${change} was changed`);
     // No result: Pyodide failed fatally and cannot run anything more.
     if (typeof result !== "string") throw new Error("Python stopped working");
-    page.postMessage({ type: "result", id: data.id, result });
+    post(page, { type: "result", id: data.id, result, reached });
   } else if (data.type === "ping") {
     // A new task, even when the ping came in while the run awaited micropip: after
     // the code's `js.close()`, the worker runs no more tasks, so it never answers.
-    await new Promise((next) => setTimeout(next));
-    page.postMessage({ type: "pong", id: data.id });
+    await new Promise((next) => later(next));
+    post(page, { type: "pong", id: data.id });
   }
 }
 
@@ -384,18 +409,20 @@ function restoreGlobals(before) {
 /** Answer the page over its port, one message at a time, in order, even across awaits. */
 async function serve() {
   const { port: page, interrupt: buffer } = await booted;
-  const fail = (error) => page.postMessage({ type: "failed", message: String(error?.stack ?? error) });
+  const fail = (error) => post(page, { type: "failed", message: toString(error?.stack ?? error) });
   let queue = started
     .then(() => {
       if (buffer) {
         interrupt = buffer;
         pyodide.setInterruptBuffer(interrupt);
       }
+      watchRealm(); // before any learner code
       const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory };
-      page.postMessage(ready, restoredMemory ? [restoredMemory] : []);
+      post(page, ready, restoredMemory ? [restoredMemory] : []);
     })
     .catch(fail);
-  page.onmessage = ({ data }) => {
+  page.onmessage = (event) => {
+    const data = dataOf(event);
     queue = queue.then(() => handle(data, page)).catch(fail);
   };
 }

@@ -28,7 +28,15 @@ def strict_json(text: str):
 
 def run(code: str) -> tuple[dict, str]:
     """Run `code`: the result, and everything it printed (stdout and stderr) as one text."""
-    batches: list[str] = []
-    result = strict_json(playground_runner.run(code, batches.append))
-    output = "".join(text for batch in batches for _, text in strict_json(batch))
+    result, output, _ = run_watched(code)
     return result, output
+
+
+def run_watched(code: str, checks: tuple[str, ...] = ()) -> tuple[dict, str, list[str]]:
+    """Run `code` and `checks`: the result, everything printed, and what the runner's
+    guard reported the code reaching into, as the worker hears it."""
+    batches: list[str] = []
+    reports: list[str] = []
+    result = strict_json(playground_runner.run(code, batches.append, checks, reports.append))
+    output = "".join(text for batch in batches for _, text in strict_json(batch))
+    return result, output, reports

@@ -140,7 +140,8 @@ def test_the_engines_own_functions_do_not_pass_for_the_learners():
     for id_, name in [("topo-sort", "TopoSort"), ("write-backward", "Backward")]:
         code = f"from engine import {name}\n"
         assert verdict(code, EXERCISES[id_].checks) == {"passed": False, "messages": [
-            f"Write {name} yourself: the check wants yours, not the engine's."]}
+            f"the check wants your own {name}, but it runs the engine's, which is what it "
+            f"is compared with: write the rules yourself"]}
 
 
 # In the page

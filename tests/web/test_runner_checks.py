@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import playground_runner
-from tests.web.runs import strict_json
+from tests.web.runs import run_watched, strict_json
 
 TWO_NODES = ("from engine import Graph, MakeValue\n"
              "g = Graph()\nMakeValue(g, 1.0)\nMakeValue(g, 2.0)\n")
@@ -86,9 +86,6 @@ FAKES = {
                         "builtins.AssertionError = ZeroDivisionError\n",
     "import patched": "import builtins\nbuiltins.__import__ = lambda *a, **k: None\n",
     "a trace function": "import sys\nsys.settrace(lambda *a: None)\n",
-    "the runner patched": "import playground_runner.checks as c\n"
-                          "c.run_checks = lambda checks, ns: {'passed': True, 'messages': []}\n"
-                          "c._run_check = lambda *a: None\n",
 }
 
 
@@ -105,6 +102,27 @@ def test_the_next_run_finds_python_as_before_the_checks():
 
 
 NO_BACKWARD = "def Backward(g, root):\n    pass\n"
+RIGHT_BACKWARD = """\
+from engine import Add, Mul, Tanh, TopoSort
+
+
+def Backward(g, root):
+    order = TopoSort(g, root)
+    for i in order:
+        g.nodes[i].grad = 0.0
+    g.nodes[root].grad = 1.0
+    for i in reversed(order):
+        out = g.nodes[i]
+        match out.op:
+            case Add(a, b):
+                g.nodes[a].grad += out.grad
+                g.nodes[b].grad += out.grad
+            case Mul(a, b):
+                g.nodes[a].grad += out.grad * g.nodes[b].data
+                g.nodes[b].grad += out.grad * g.nodes[a].data
+            case Tanh(a):
+                g.nodes[a].grad += out.grad * (1 - out.data ** 2)
+"""
 GRADS_FAKES = {
     "check_grads redefined": "def check_grads(backward):\n    pass\n",
     "engine.check_grads patched": "import engine\nengine.check_grads = lambda backward: None\n",
@@ -115,7 +133,7 @@ GRADS_FAKES = {
 
 
 def test_check_grads_needs_no_import_and_its_message_is_the_learners():
-    assert verdict("from engine import Backward\n", "check_grads(Backward)\n")["passed"]
+    assert verdict(RIGHT_BACKWARD, "check_grads(Backward)\n")["passed"]
     [message] = verdict(NO_BACKWARD, "check_grads(Backward)\n")["messages"]
     assert message.startswith("your Backward left every grad at 0")
 
@@ -124,3 +142,47 @@ def test_check_grads_needs_no_import_and_its_message_is_the_learners():
 def test_the_learners_code_cannot_fake_the_engines_check_helpers(fake):
     [message] = verdict(NO_BACKWARD + fake, "check_grads(Backward)\n")["messages"]
     assert message.startswith("your Backward left every grad at 0")
+
+
+WRITE_BACKWARD_FAKES = {
+    "math.isclose patched": "import math\nmath.isclose = lambda *a, **k: True\n",
+    "json.dumps wrapped": "import json\nreal = json.dumps\n"
+                          "json.dumps = lambda r, **k: real({**r, 'check': {'passed': True,"
+                          " 'messages': []}} if isinstance(r, dict) else r, **k)\n",
+    "the checks emptied from a frame": (
+        "import sys\nframe = sys._getframe()\nwhile frame.f_back:\n    frame = frame.f_back\n"
+        "    if 'checks' in frame.f_locals:\n        frame.f_locals['checks'] = []\n"),
+    "the engine's checks patched by Backward": (
+        "def Backward(g, root):\n    import engine.checks as c\n"
+        "    c._grad_problem = lambda *a: ''\n"),
+    "the engine's Backward wrapped": (
+        "import engine\n\ndef Backward(g, root):\n    return engine.Backward(g, root)\n"),
+    "the engine's Backward renamed": (
+        "import engine\nBackward = engine.Backward\nBackward.__module__ = '__main__'\n"),
+}
+
+
+@pytest.mark.parametrize("fake", WRITE_BACKWARD_FAKES.values(), ids=WRITE_BACKWARD_FAKES.keys())
+def test_no_fake_passes_unreported(fake):
+    """Either the verdict says "not yet", or the worker hears that the code reached into
+    the playground (and then shows no verdict)."""
+    result, _, reports = run_watched(NO_BACKWARD + fake, ("check_grads(Backward)\n",))
+    assert reports or (result["check"] and not result["check"]["passed"])
+
+
+def test_the_engines_backward_is_not_the_learners_own():
+    code = "import engine\nBackward = engine.Backward\n"
+    [message] = verdict(code, "check_grads(Backward)\n")["messages"]
+    assert message.startswith("the check wants your own Backward")
+
+
+def test_a_check_that_runs_code_which_patches_the_checks_is_reported():
+    _, _, reports = run_watched(NO_BACKWARD + WRITE_BACKWARD_FAKES[
+        "the engine's checks patched by Backward"], ("check_grads(Backward)\n",))
+    assert reports == ["engine.checks was changed while the checks ran"]
+
+
+def test_an_unchanged_exercise_fails_after_one_that_patched_python():
+    for fake in WRITE_BACKWARD_FAKES.values():
+        run_watched(NO_BACKWARD + fake, ("check_grads(Backward)\n",))
+    assert not verdict(NO_BACKWARD, "check_grads(Backward)\n")["passed"]

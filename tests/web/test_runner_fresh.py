@@ -25,7 +25,7 @@ ATTACKS = {
     "engine submodule": ("import engine.ops\nengine.ops.VMul = engine.ops.VAdd\n"
                          "import engine.graph\nengine.graph.VARIANTS.clear()\n", PRODUCT, "6.0\n"),
     "engine function": ("import engine\nengine.Backward = lambda g, r: None\n"
-                        "engine.autograd.Backward.__code__ = (lambda g, r: None).__code__\n",
+                        "engine.autograd.Backward = lambda g, r: None\n",
                         CHAPTER, "<Graph with 2 nodes> 4.0\n"),
     "engine class": ("import engine\nengine.Graph.__repr__ = lambda self: 'patched'\n"
                      "engine.Graph.extra = 1\n", CHAPTER + "print(hasattr(g, 'extra'))\n",
@@ -35,10 +35,21 @@ ATTACKS = {
                     "import json\nimport engine\ntry:\n    import mine\nexcept ImportError:\n"
                     "    print('no mine', json.dumps(engine.Graph.__name__))\n",
                     'no mine "Graph"\n'),
-    "runner": ("import playground_runner as r\nr.tables.table = None\nr.run = None\n"
-               "r.output.MAX_CHARS = 3\nr.caps.clip = lambda t, n: t\n",
-               "print('long enough')\n" + CHAPTER.replace("print(g, g.nodes[a].grad)\n", ""),
-               "long enough\n"),
+    "the standard library": (
+        "import math, json, traceback\nmath.tanh = lambda x: 42.0\n"
+        "math.isclose = lambda *a, **k: True\njson.dumps = lambda *a, **k: 'forged'\n"
+        "traceback.TracebackException.format = lambda *a, **k: iter(['replaced'])\n",
+        "import math, json, traceback\nfrom engine import Graph, MakeValue, VTanh\n"
+        "g = Graph()\nprint(g.nodes[VTanh(g, MakeValue(g, 0.0))].data, math.isclose(1, 2),\n"
+        "      json.dumps([1]), ''.join(traceback.TracebackException(ValueError, ValueError('v'),"
+        " None).format()).strip())\n",
+        "0.0 False [1] ValueError: v\n"),
+    "an engine function's names": (
+        "import engine\nengine.Backward.__module__ = '__main__'\n"
+        "engine.Backward.__name__ = 'mine'\nengine.Backward.marked = True\n",
+        "import engine\nprint(engine.Backward.__module__, engine.Backward.__name__,\n"
+        "      hasattr(engine.Backward, 'marked'))\n",
+        "engine.autograd Backward False\n"),
     "sys": ("import sys\nsys.stdout = None\nsys.excepthook = None\nsys.path.insert(0, '/x')\n"
             "sys.setrecursionlimit(500)\nsys.settrace(lambda *a: None)\n"
             "sys.set_int_max_str_digits(1000)\n",

@@ -3,11 +3,8 @@ own status, and a graph that cannot be read is named in a note."""
 
 from __future__ import annotations
 
-import traceback
-
 import pytest
 
-from playground_runner.fresh import Stopped
 from tests.web.runs import CONFIG_OBJECT, run
 
 GRAPH = (
@@ -110,13 +107,16 @@ def test_sigint_is_a_stop():
     assert (result["status"], result["error"]) == ("stopped", None)
 
 
-def test_a_stop_while_the_runner_formats_the_error_is_a_stop(monkeypatch):
-    def stopped_meanwhile(*args, **kwargs):
-        raise Stopped
-
-    monkeypatch.setattr(traceback.TracebackException, "format", stopped_meanwhile)
-    result, _ = run("1 / 0\n")
+def test_a_stop_while_the_runner_formats_the_error_is_a_stop():
+    stopped_meanwhile = (
+        "import signal\n\n"
+        "class Odd(Exception):\n"
+        "    @property\n"
+        "    def __notes__(self):  # read as the runner formats the error\n"
+        "        signal.raise_signal(signal.SIGINT)\n\n"
+        "raise Odd\n"
+    )
+    result, _ = run(stopped_meanwhile)
     assert (result["status"], result["error"]) == ("stopped", None)
-    monkeypatch.undo()
     result, output = run("print('next')\n")
     assert (result["status"], output) == ("done", "next\n")

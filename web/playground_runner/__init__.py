@@ -25,40 +25,45 @@ import time
 from collections.abc import Callable, Iterable
 
 from engine.graph import record_lines
-from engine.inspect import is_graph_like
 
-from .caps import TITLE_CHARS, describe, text_of
+from .caps import describe
 from .checks import run_checks
 from .errors import FILENAME, error_line, learner_traceback
 from .fresh import Pristine, RunState, Stopped
+from .guard import guard
 from .output import NoInput, Output, Stream
-from .tables import graphs_in, table, tabulate
+from .show import shower
+from .tables import graphs_in, tabulate
 
 __all__ = ["run"]
 
 
-def run(code: str, send_output: Callable[[str], None], checks: Iterable[str] = ()) -> str:
+def run(code: str, send_output: Callable[[str], None], checks: Iterable[str] = (),
+        report: Callable[[str], None] | None = None) -> str:
     """Run `code` in a fresh namespace, then, if it ended without error, the author's
-    `checks` on what it left; returns the result as JSON for the page."""
+    `checks` on what it left; returns the result as JSON for the page. `report` hears,
+    as it happens, each time the code reaches into the playground itself (guard.py)."""
     output = Output(send_output)
     result = {"status": "done", "error": None, "line": None, "ms": 0.0,
               "ended": time.time() * 1000, "tables": [], "check": None}
     checks = [str(check) for check in checks]
     pristine.restore()
+    guard.report = report
     state = RunState()
-    restore = pristine.restore, state.restore  # taken before the code can change them
+    restore = pristine.restore, state.restore, guard.unhide_runner  # taken before the code runs
     try:
-        state.enter()
+        _enter(state)
         namespace = _run(code, output, result)
         if checks and result["status"] == "done":
             for step in restore:  # the checks' names are the pristine ones
                 step()
-            state.enter()
+            _enter(state)
             _redirect(output)
-            result["check"] = run_checks(checks, namespace)
+            result["check"] = _check(checks, namespace)
     except KeyboardInterrupt:  # a Stop that came while the runner itself was at work
         result["status"] = "stopped"
     finally:
+        guard.checking = False
         while True:  # however often a late Stop interrupts putting back
             try:
                 for step in restore:
@@ -73,25 +78,31 @@ def run(code: str, send_output: Callable[[str], None], checks: Iterable[str] = (
             result["status"] = "stopped"
 
 
+def _enter(state: RunState) -> None:
+    """Before learner code runs: Stop raises Stopped, and the runner's modules are out
+    of its reach."""
+    state.enter()
+    guard.hide_runner()
+
+
+def _check(checks: list[str], namespace: dict) -> dict:
+    """The checks' verdict; the playground's modules must be as they were after them,
+    else the learner's code, called by a check, changed what the checks rely on."""
+    guard.checking = True
+    verdict = run_checks(checks, namespace)
+    guard.checking = False
+    changed = pristine.changed()
+    if changed is not None:
+        guard.tell(f"{changed} was changed while the checks ran")
+    return verdict
+
+
 def _run(code: str, output: Output, result: dict) -> dict:
     """Run the code, then fill in `result`: its status, error and tables; returns the
     namespace the code ran in."""
     snapshots: list[dict] = []
-
-    def show(graph: object, title: object = None) -> None:
-        """Snapshot `graph` now as a table of its own, named `title`."""
-        if not is_graph_like(graph):
-            raise TypeError("show() needs a graph: an object with a `nodes` list "
-                            "whose items have data, grad and op")
-        name = f"show #{len(snapshots) + 1}" if title is None else text_of(title, TITLE_CHARS)
-        try:
-            snapshots.append(table(name, graph))
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:
-            output.note(f"cannot show {name} as a table: {describe(exc)}")
-
-    namespace = {"__name__": "__main__", "__builtins__": builtins, "show": show}
+    namespace = {"__name__": "__main__", "__file__": FILENAME, "__builtins__": builtins,
+                 "show": shower(snapshots, output.note)}
     linecache.cache[FILENAME] = (len(code), None, code.splitlines(True), FILENAME)
     _redirect(output)
     started = time.perf_counter()
@@ -137,6 +148,8 @@ def _sendable(table: dict, output: Output) -> bool:
 
 
 pristine = Pristine()
+settle = pristine.save
+"""For the worker, after it imported more (micropip): what is there now is pristine."""
 pristine.save()  # last, so that it saves this module's globals as they end up
 # What Python holds by now (the standard library's, the engine's, this package's objects)
 # lives as long as it does: the collector need never look at it again. Else Python

@@ -1,9 +1,12 @@
 """Every run starts from the same Python. What a run may change is put back: the
 builtins, the engine's and this package's modules (their globals, classes, functions
-and module-level lists, dicts and sets) as they were when first imported, and, as they
-were when the run began, `sys` and `sys.modules`, the recursion limit, the trace and
-profile functions, sys.monitoring's tools, the garbage collector and its callbacks, the
-working directory and the SIGINT handler.
+and module-level lists, dicts and sets), and every module of the standard library
+imported by then (their globals and classes), as they were when saved; and, as they
+were when the run began, `sys` and `sys.modules` (so a module the run imported is
+imported afresh by the next), the recursion limit, the trace and profile functions,
+sys.monitoring's tools, the garbage collector and its callbacks, the working directory
+and the SIGINT handler. What cannot be put back so (a frame's locals, memory written
+by ctypes, an audit hook) is what guard.py watches for.
 
 Putting back is cheap when nothing changed (each saved name is compared by identity),
 so it runs both before a run (against whatever ran between runs, a timer say) and
@@ -21,12 +24,18 @@ import signal
 import sys
 from itertools import repeat
 from operator import attrgetter, is_
-from types import FunctionType
+from types import FunctionType, ModuleType
 
 import engine
 
 TRACKED = ("engine", __package__)
-FUNCTION_PARTS = ("__code__", "__defaults__", "__kwdefaults__")
+"""The packages put back whole: their functions' code and module-level containers too."""
+PUT_BACK_OTHERWISE = frozenset({"sys", "builtins"})
+"""By RunState, and builtins first."""
+FUNCTION_PARTS = ("__code__", "__defaults__", "__kwdefaults__", "__name__", "__qualname__",
+                  "__module__", "__doc__")
+IMMUTABLE_TYPE = 1 << 8
+"""Py_TPFLAGS_IMMUTABLETYPE: a class defined in C, whose attributes no code can set."""
 MISSING = object()
 
 MAX_RECURSION_LIMIT = 2_000
@@ -57,10 +66,16 @@ def _tracked(name: str) -> bool:
     return any(name == top or name.startswith(top + ".") for top in TRACKED)
 
 
+def _standard(name: str) -> bool:
+    """A module of the standard library's (not Pyodide's own, nor a test's)."""
+    return name not in PUT_BACK_OTHERWISE and name.partition(".")[0] in sys.stdlib_module_names
+
+
 class Pristine:
     """The builtins and the tracked modules as they are when saved, to put back."""
 
     def save(self) -> None:
+        """Save what is there now as pristine; again after the worker imported more."""
         for info in pkgutil.walk_packages(engine.__path__, "engine."):
             importlib.import_module(info.name)  # so a learner's import finds it pristine
         modules = {name: m for name, m in sys.modules.items() if _tracked(name)}
@@ -72,6 +87,9 @@ class Pristine:
             self.namespaces.append(Snapshot(vars(module)))
             for value in list(vars(module).values()):
                 self._note(value, module.__name__)
+        for name, module in list(sys.modules.items()):
+            if _standard(name) and isinstance(module, ModuleType):
+                self._note_module(module)
         self.function_parts = [tuple(map(attrgetter(part), self.functions))
                                for part in FUNCTION_PARTS]
         self.all_namespaces = Snapshots(self.namespaces)
@@ -86,8 +104,35 @@ class Pristine:
                     self._note(member, home)
         elif type(value) is FunctionType and value.__module__ == home:
             self.functions.append(value)
+            self.containers.append((value.__dict__, value.__dict__.copy()))
         elif type(value) in (list, dict, set):
             self.containers.append((value, value.copy()))
+
+    def _note_module(self, module: ModuleType) -> None:
+        """Save a module's globals and its classes' attributes (`json.dumps`, say, or
+        `traceback.TracebackException.format`), which code can set and restore would
+        otherwise never see; its functions' code and its containers are not saved."""
+        self.namespaces.append(Snapshot(vars(module)))
+        for value in list(vars(module).values()):
+            if (isinstance(value, type) and not value.__flags__ & IMMUTABLE_TYPE
+                    and value.__module__ == module.__name__):
+                self.namespaces.append(Snapshot(vars(value), owner=value))
+
+    def changed(self) -> str | None:
+        """The first module or class whose names differ from those saved, or None."""
+        if not self.all_namespaces.changed() and not self._functions_changed() and all(
+                container == saved for container, saved in self.containers):
+            return None
+        for namespace in self.namespaces:
+            if namespace.changed():
+                owner = namespace.owner
+                return (f"{owner.__module__}.{owner.__qualname__}" if owner is not None
+                        else str(namespace.mapping.get("__name__", "a module")))
+        return "a function or list of the engine or the playground"
+
+    def _functions_changed(self) -> bool:
+        return not all(all(map(is_, map(attrgetter(part), self.functions), saved))
+                       for part, saved in zip(FUNCTION_PARTS, self.function_parts, strict=True))
 
     def restore(self) -> None:
         # First the names this code runs on (builtins, the modules' globals), with no
@@ -100,10 +145,11 @@ class Pristine:
             for namespace in self.namespaces:
                 if namespace.changed():
                     namespace.put_back()
-        for part, saved in zip(FUNCTION_PARTS, self.function_parts, strict=True):
-            if not all(map(is_, map(attrgetter(part), self.functions), saved)):
+        if self._functions_changed():
+            for part, saved in zip(FUNCTION_PARTS, self.function_parts, strict=True):
                 for function, value in zip(self.functions, saved, strict=True):
-                    setattr(function, part, value)
+                    if getattr(function, part) is not value:
+                        setattr(function, part, value)
         for container, saved in self.containers:
             if container != saved:
                 container.clear()
@@ -134,14 +180,14 @@ class Snapshot:
         for name in current.keys() - saved.keys():
             if self.owner is None:
                 del current[name]
-            else:
-                delattr(self.owner, name)
+            else:  # type's own, past a metaclass's refusal (an Enum's, say)
+                type.__delattr__(self.owner, name)
         if self.owner is None:  # a dict: every name at once (sys's, after every run)
             current.update(saved)
             return
         for name, value in saved.items():
             if current.get(name, MISSING) is not value:
-                setattr(self.owner, name, value)
+                type.__setattr__(self.owner, name, value)
 
 
 class Snapshots:

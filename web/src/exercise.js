@@ -4,7 +4,7 @@
 // and the solution, which replaces the code as one change that Ctrl+Z undoes
 // (until a run has failed, it asks first). A pass is remembered (progress.js).
 //
-// For host pages and tests: `data-check="passed|failed"` on the playground and
+// For host pages and tests: `data-check="passed|failed|unchecked"` on the playground and
 // a "check-end" event (bubbling; detail: {passed, messages}) after each run.
 
 import { element } from "./dom.js";
@@ -65,6 +65,7 @@ export class Exercise {
 
   /** The run of `code` ended with `result`: show and announce the verdict. */
   finish(result, code) {
+    if (result.reached) return this.notChecked(result.reached[0]);
     const messages = result.check?.messages ?? [NOT_CHECKED[result.status] ?? NOT_CHECKED.error];
     const passed = result.check?.passed === true;
     this.failed ||= !passed;
@@ -72,6 +73,14 @@ export class Exercise {
     if (passed) rememberPass(this.key, code);
     this.say(passed ? "Passed: your code passes every check." : "Not yet:", messages);
     this.host.dispatchEvent(new CustomEvent("check-end", { bubbles: true, detail: { passed, messages } }));
+  }
+
+  /** The code reached into the playground itself (`what`, where): no verdict either way. */
+  notChecked(what) {
+    const messages = [`The code reached into the playground itself (${what}), so no check can be trusted.`];
+    this.host.dataset.check = "unchecked";
+    this.say("Not checked:", messages);
+    this.host.dispatchEvent(new CustomEvent("check-end", { bubbles: true, detail: { passed: false, messages } }));
   }
 
   say(verdict, messages = []) {

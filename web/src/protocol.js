@@ -11,6 +11,7 @@ const PHASES = ["installing the engine"];
 const STATUSES = ["done", "error", "stopped"];
 const STREAMS = ["stdout", "stderr"];
 const NUMBER_WORDS = ["nan", "inf", "-inf"];
+const MAX_REACHED = 5;
 
 export class Malformed extends Error {}
 
@@ -26,7 +27,8 @@ const FIELDS = {
     memory: (v) => v === null || v instanceof ArrayBuffer,
   },
   output: { id: isId, batch: (v) => typeof v === "string" },
-  result: { id: isId, result: (v) => typeof v === "string" },
+  // `reached`: what the code did that reached into the playground itself (worker.js).
+  result: { id: isId, result: (v) => typeof v === "string", reached: isReached },
   pong: { id: isId },
   failed: { message: (v) => typeof v === "string" },
 };
@@ -39,6 +41,10 @@ export function checkMessage(message) {
   const wrong = names.find((name) => !Object.hasOwn(fields, name) || !fields[name](message[name]));
   const missing = Object.keys(fields).find((name) => !names.includes(name));
   if (wrong || missing) throw new Malformed(`a "${message.type}" message with a bad "${wrong ?? missing}"`);
+}
+
+function isReached(v) {
+  return Array.isArray(v) && v.length <= MAX_REACHED && v.every((what) => isString(what) && what.length <= 300);
 }
 
 /** The [stream, text] pairs of an output batch. */

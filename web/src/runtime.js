@@ -151,12 +151,22 @@ export class Runtime extends EventTarget {
    * queued runs wait for the new worker (which is not ready yet, so none is
    * sent to the old one).
    */
-  restart(result = stopped()) {
+  restart(result = stopped(), phase = "restarting Python") {
     this.worker.terminate();
     this.port.close();
     this.spawn();
-    this.setPhase("restarting Python");
+    this.setPhase(phase);
     if (this.current) this.finish(result);
+  }
+
+  /**
+   * The run reached into the playground itself (a frame, ctypes, the worker's
+   * JavaScript: `reached`, as the worker's guard said): nothing in that worker can
+   * be trusted, so its verdict does not count, and the next run starts in a fresh one.
+   */
+  freshAfter(result, reached) {
+    const why = `the last run reached into the playground itself: ${reached[0]}`;
+    this.restart({ ...result, check: null, reached }, `starting a fresh Python (${why})`);
   }
 
   /** The worker broke: during a run, that run ends in error and a fresh worker takes over. */
@@ -210,6 +220,7 @@ export class Runtime extends EventTarget {
       for (const [stream, text] of pairs) job.onOutput(stream, text);
     } else if (type === "result") {
       job.answer = parseResult(message.result);
+      if (message.reached.length) return this.freshAfter(job.answer, message.reached);
       job.timers.push(setTimeout(() => this.restart(unanswered()), deadlines.pingMs));
     } else {
       this.finish(job.answer);

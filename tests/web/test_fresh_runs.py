@@ -1,0 +1,127 @@
+"""In the page, a run starts as fresh as a new page whatever the code before it did,
+in any playground of the page; and a verdict is "passed" only when the checks ran on
+the learner's own code in a Python that nothing reached into."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.web.pages import PlaygroundAt
+from tests.web.test_exercises import Exercise
+
+TANH = "from engine import Graph, MakeValue, VTanh\ng = Graph()\n" \
+       "print(g.nodes[VTanh(g, MakeValue(g, 0.0))].data)\n"
+LEAKS = {
+    "math.tanh": "import math\nmath.tanh = lambda x: 42.0\n",
+    "an audit hook": "import sys\nsys.addaudithook(lambda e, a: print('hooked', e))\n",
+    "a prototype of the worker's JavaScript": (
+        "import js\njs.eval('''const post = MessagePort.prototype.postMessage;\n"
+        "MessagePort.prototype.postMessage = function (m, ...rest) {\n"
+        "  if (m && m.type === 'output') m = {...m, batch: '[[\"stdout\", \"FORGED\"]]'};\n"
+        "  return post.call(this, m, ...rest); };''')\n"),
+    "a frame": "import sys\nframe = sys._getframe()\n",
+}
+
+
+@pytest.fixture
+def course(site, new_context) -> Page:
+    page = new_context().new_page()
+    page.goto(site + "course.html")
+    return page
+
+
+def ready(page: Page, selector: str) -> PlaygroundAt:
+    playground = PlaygroundAt(page, selector)
+    playground.element.scroll_into_view_if_needed()
+    playground.wait_for("ready")
+    return playground
+
+
+@pytest.mark.parametrize("leak", LEAKS.values(), ids=LEAKS.keys())
+def test_what_one_playground_did_is_gone_in_another(course, leak):
+    first, other = ready(course, "#data-model"), ready(course, "#engine-graph")
+    assert first.run(leak) == "done"
+    assert other.run(TANH) == "done"
+    assert other.output.strip() == "0.0"
+    assert first.run("print('next')") == "done"
+    assert first.output.strip() == "next"
+
+
+def test_a_run_that_reached_in_says_so_and_the_next_runs_in_a_fresh_python(playground):
+    starts = playground.python_starts
+    assert playground.run(LEAKS["a frame"]) == "done"
+    status = playground.element.locator(".status")
+    assert "starting a fresh Python (the last run reached into the playground itself: " \
+           "sys._getframe, line 2)" in status.inner_text()
+    assert playground.run("print('next')") == "done"
+    assert playground.python_starts == starts + 1
+
+
+def test_a_run_that_reached_in_nothing_does_not_restart_python(playground):
+    assert playground.run(TANH) == "done"
+    starts = playground.python_starts
+    for _ in range(3):
+        assert playground.run(TANH) == "done"
+    assert playground.python_starts == starts
+    assert playground.element.locator(".status").inner_text().startswith("ran in")
+
+
+BACKWARD_FAKES = {
+    "math.isclose above the code": "import math\nmath.isclose = lambda *a, **k: True\n",
+    "json.dumps wrapped": (
+        "import json\nreal = json.dumps\n"
+        "def forged(value, **kwargs):\n"
+        "    if isinstance(value, dict) and 'check' in value:\n"
+        "        value = {**value, 'check': {'passed': True, 'messages': []}}\n"
+        "    return real(value, **kwargs)\n"
+        "json.dumps = forged\n"),
+    "the runner's checks emptied from its frame": (
+        "import sys\nframe = sys._getframe()\nwhile frame.f_back is not None:\n"
+        "    frame = frame.f_back\n"
+        "    if 'checks' in frame.f_locals:\n        frame.f_locals['checks'] = []\n"),
+    "a Backward that patches the runner's messages": (
+        "_given = Backward\ndef Backward(g, root):\n"
+        "    import playground_runner.checks\n"
+        "    playground_runner.checks._message = lambda *a: None\n"
+        "    return _given(g, root)\n"),
+    "an audit hook": "import sys\nsys.addaudithook(lambda e, a: None)\n",
+    "the engine's Backward wrapped": "import engine\n"
+                                     "def Backward(g, root):\n    engine.Backward(g, root)\n",
+    "the engine's Backward renamed": "import engine\nengine.Backward.__module__ = '__main__'\n"
+                                     "Backward = engine.Backward\n",
+}
+
+
+def test_no_fake_passes_write_backward_and_the_unchanged_code_never_passes_after(course):
+    backward = Exercise(course, "#write-backward")
+    backward.element.scroll_into_view_if_needed()
+    backward.wait_for("ready")
+    given = backward.code
+    for name, fake in BACKWARD_FAKES.items():
+        assert backward.attempt(given + "\n" + fake)["passed"] is False, name
+        assert backward.check in ("failed", "unchecked"), name
+        assert backward.attempt(given)["passed"] is False, name
+
+
+def test_code_that_reached_in_is_not_checked_and_says_where(course):
+    backward = Exercise(course, "#write-backward")
+    backward.element.scroll_into_view_if_needed()
+    backward.wait_for("ready")
+    fake = BACKWARD_FAKES["the runner's checks emptied from its frame"]
+    detail = backward.attempt(backward.code + "\n" + fake)
+    line = (backward.code + "\n" + fake).splitlines().index("frame = sys._getframe()") + 1
+    assert detail == {"passed": False, "messages": [
+        f"The code reached into the playground itself (sys._getframe, line {line}), "
+        f"so no check can be trusted."]}
+    assert backward.check == "unchecked"
+
+
+def test_topo_sort_as_given_does_not_pass_after_a_fake_in_another_exercise(course):
+    backward, topo = Exercise(course, "#write-backward"), Exercise(course, "#topo-sort")
+    backward.element.scroll_into_view_if_needed()
+    backward.wait_for("ready")
+    for name in ("json.dumps wrapped", "an audit hook"):
+        backward.attempt(backward.code + "\n" + BACKWARD_FAKES[name])
+        topo.element.scroll_into_view_if_needed()
+        assert topo.attempt()["passed"] is False, name

@@ -1,0 +1,108 @@
+// What learner code can change in the Python worker's JavaScript and the runner
+// cannot put back: the properties of its built-in objects and their prototypes
+// (`MessagePort.prototype.postMessage`, `Array.prototype[Symbol.iterator]`, ...).
+// The worker's own globals are put back after every run (worker.js); a change to
+// any of these is found by comparing them with what they were before any
+// learner code ran, and the next run gets a fresh worker.
+//
+// Every function used here is taken as this module loads, before any learner code.
+
+const { getOwnPropertyDescriptor, getPrototypeOf, is, isExtensible } = Object;
+const { ownKeys } = Reflect;
+const apply = Reflect.apply;
+const mapGet = Map.prototype.get;
+const mapSet = Map.prototype.set;
+const arrayPush = Array.prototype.push;
+const toString = String;
+const DESCRIPTOR_PARTS = ["value", "get", "set", "writable", "configurable", "enumerable"];
+
+/** The objects whose properties are watched: globalThis and its prototypes, every
+ * global object and function, each one's prototype, and the iterators' prototypes,
+ * which no global names. */
+function watched() {
+  const objects = [];
+  const add = (object) => {
+    const isObject = (typeof object === "object" && object !== null) || typeof object === "function";
+    if (isObject && !apply(mapGet, names, [object])?.watched) {
+      apply(mapSet, names, [object, { name: apply(mapGet, names, [object])?.name, watched: true }]);
+      apply(arrayPush, objects, [object]);
+    }
+  };
+  for (let object = globalThis; object !== null; object = getPrototypeOf(object)) add(object);
+  const keys = ownKeys(globalThis);
+  for (let i = 0; i < keys.length; i++) {
+    const { value } = getOwnPropertyDescriptor(globalThis, keys[i]);
+    add(value);
+    if (typeof value === "function") add(getOwnPropertyDescriptor(value, "prototype")?.value);
+  }
+  const iterators = [[][Symbol.iterator](), new Map().entries(), new Set().values(), ""[Symbol.iterator]()];
+  for (let i = 0; i < iterators.length; i++) {
+    add(getPrototypeOf(iterators[i]));
+    add(getPrototypeOf(getPrototypeOf(iterators[i])));
+  }
+  return objects;
+}
+
+/** Each watched object's own keys and property descriptors, and whether it is extensible. */
+function describe(objects) {
+  const described = [];
+  for (let i = 0; i < objects.length; i++) {
+    const object = objects[i];
+    const keys = ownKeys(object);
+    const descriptors = [];
+    for (let k = 0; k < keys.length; k++) apply(arrayPush, descriptors, [getOwnPropertyDescriptor(object, keys[k])]);
+    apply(arrayPush, described, [{ object, keys, descriptors, extensible: isExtensible(object) }]);
+  }
+  return described;
+}
+
+/** The name of the first property that differs from `before`, or null. */
+function firstChange(before) {
+  for (let i = 0; i < before.length; i++) {
+    const { object, keys, descriptors, extensible } = before[i];
+    const name = apply(mapGet, names, [object])?.name ?? "a built-in object";
+    if (isExtensible(object) !== extensible) return `${name} (frozen or sealed)`;
+    if (ownKeys(object).length !== keys.length) return `${name} (a property added or deleted)`;
+    for (let k = 0; k < keys.length; k++) {
+      const was = descriptors[k];
+      const now = getOwnPropertyDescriptor(object, keys[k]);
+      let same = Boolean(now);
+      for (let p = 0; same && p < DESCRIPTOR_PARTS.length; p++) {
+        same = is(now[DESCRIPTOR_PARTS[p]], was[DESCRIPTOR_PARTS[p]]);
+      }
+      if (!same) return `${name}.${toString(keys[k])}`;
+    }
+  }
+  return null;
+}
+
+/** A readable name for each watched object: its global's name, or its constructor's
+ * and ".prototype". */
+const names = new Map();
+
+function learnNames() {
+  const keys = ownKeys(globalThis);
+  for (let i = 0; i < keys.length; i++) {
+    const { value } = getOwnPropertyDescriptor(globalThis, keys[i]);
+    if (typeof value !== "function" && (typeof value !== "object" || value === null)) continue;
+    apply(mapSet, names, [value, { name: toString(keys[i]) }]);
+    const prototype = typeof value === "function" && getOwnPropertyDescriptor(value, "prototype")?.value;
+    if (prototype && !apply(mapGet, names, [prototype])) {
+      apply(mapSet, names, [prototype, { name: `${toString(keys[i])}.prototype` }]);
+    }
+  }
+  apply(mapSet, names, [globalThis, { name: "self" }]);
+}
+
+let saved = null;
+
+/** Take the built-ins as they are now, before any learner code runs. */
+export function watchRealm() {
+  learnNames();
+  saved = describe(watched());
+}
+
+/** What a run changed in the built-ins ("MessagePort.prototype.postMessage"), or null. */
+export function realmChange() {
+  return firstChange(saved);
+}
