@@ -1,12 +1,17 @@
 """What it costs a run to start from a fresh Python: the runner's putting back of the
-builtins, the engine's and its own modules (Pristine.restore) and of sys and the
-process (RunState), in CPython and in Pyodide in Chromium.
+builtins, the engine's, its own and the standard library's modules (Pristine.restore),
+of sys and the process (RunState), hiding its own modules while the code runs, and the
+worker's look for changes to its JavaScript built-ins (realm.js); in CPython and in
+Pyodide in Chromium.
 
     python bench/fresh.py      (after `python build.py`; uses .venv's Playwright)
 
-Each run pays for Pristine.restore twice (before and after the code) and one RunState
-(saved, then put back). The timing code runs as a learner's code would, through the
-runner itself; in the page, in the playground's own worker.
+Each run pays for Pristine.restore twice (before and after the code), one RunState
+(saved, then put back), one hiding of the runner's modules, and one realm check. The
+timing code runs as a learner's code would, through the runner itself (it finds the
+runner through a frame, so the page's next run starts in a fresh Python); in the page,
+in the playground's own worker. The realm check runs in a module worker of its own,
+which has the same built-ins as the Python worker but Pyodide's.
 """
 
 from __future__ import annotations
@@ -17,11 +22,14 @@ import sys
 from browser import ROOT, TIMEOUT_MS, served_browser, wait_for_state
 
 TIMING = """
-import builtins, engine, time
-import playground_runner
-from playground_runner.fresh import RunState
+import builtins, engine, sys, time
 
-pristine, repeats = playground_runner.pristine, 200
+frame = sys._getframe()
+while "pristine" not in frame.f_globals:  # the runner's frame, above the code's
+    frame = frame.f_back
+runner = frame.f_globals
+pristine, standard, guard = runner["pristine"], runner["standard"], runner["guard"]
+RunState, repeats = runner["RunState"], 200
 
 
 def per_run(step):
@@ -40,10 +48,17 @@ def saved_and_put_back():
     RunState().restore()
 
 
+def hidden_and_shown():
+    guard.unhide_runner()
+    guard.hide_runner()
+
+
 timings = {
     "Pristine.restore, nothing changed": per_run(pristine.restore),
     "Pristine.restore, builtins and engine patched": per_run(patched_then_restored),
+    "StandardLibrary.restore, nothing changed (after the result)": per_run(standard.restore),
     "RunState saved and put back": per_run(saved_and_put_back),
+    "the runner's modules hidden and shown": per_run(hidden_and_shown),
 }
 print(json.dumps(timings))
 """
@@ -56,6 +71,7 @@ def in_cpython() -> dict[str, float]:
 
     batches: list[str] = []
     result = json.loads(playground_runner.run(CODE, batches.append))
+    playground_runner.tidy()
     assert result["status"] == "done", result["error"]
     return json.loads("".join(text for batch in batches for _, text in json.loads(batch)))
 
@@ -76,7 +92,29 @@ def in_pyodide() -> dict[str, float]:
             CODE,
         )
         assert result["status"] == "done", result["error"]
-        return json.loads(output)
+        realm = realm_check(page)
+        return {**json.loads(output), "realm.js: the worker's built-ins checked": realm}
+
+
+REALM_CHECK = """async (url) => {
+  const source = `import { realmChange, watchRealm } from "${url}";
+    watchRealm();
+    const started = performance.now();
+    for (let i = 0; i < 200; i++) realmChange();
+    postMessage((performance.now() - started) / 200 * 1000);`;
+  const worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })),
+                            { type: "module" });
+  return new Promise((resolve) => (worker.onmessage = ({ data }) => resolve(data)));
+}"""
+
+
+def realm_check(page) -> float:
+    """Microseconds a realm check takes in a module worker (realm.js, served from web/)."""
+    realm = (ROOT / "web" / "realm.js").read_text(encoding="utf-8")
+    url = page.url.split("#")[0].rsplit("/", 1)[0] + "/bench-realm.js"
+    script = {"body": realm, "content_type": "text/javascript"}
+    page.context.route(url, lambda route: route.fulfill(**script))
+    return page.evaluate(REALM_CHECK, url)
 
 
 def main() -> None:

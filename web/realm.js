@@ -1,6 +1,10 @@
 // What learner code can change in the Python worker's JavaScript and the runner
-// cannot put back: the properties of its built-in objects and their prototypes
-// (`MessagePort.prototype.postMessage`, `Array.prototype[Symbol.iterator]`, ...).
+// cannot put back: the properties of the built-in objects that this worker and
+// Pyodide use, and of their prototypes (`MessagePort.prototype.postMessage`,
+// `Array.prototype[Symbol.iterator]`, `TextDecoder.prototype.decode`, ...): the
+// language's own, and the Web's that a worker talks and loads with. (A Web API
+// that neither uses, a canvas's say, is left out: checking every one of the
+// worker's 900 globals would cost each run a few milliseconds.)
 // The worker's own globals are put back after every run (worker.js); a change to
 // any of these is found by comparing them with what they were before any
 // learner code ran, and the next run gets a fresh worker.
@@ -14,11 +18,22 @@ const mapGet = Map.prototype.get;
 const mapSet = Map.prototype.set;
 const arrayPush = Array.prototype.push;
 const toString = String;
+const WATCHED = [
+  "Object", "Function", "Array", "Number", "Boolean", "String", "Symbol", "BigInt", "Date",
+  "Promise", "RegExp", "Error", "AggregateError", "EvalError", "RangeError", "ReferenceError",
+  "SyntaxError", "TypeError", "URIError", "ArrayBuffer", "SharedArrayBuffer", "DataView",
+  "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
+  "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array", "Map",
+  "Set", "WeakMap", "WeakSet", "WeakRef", "FinalizationRegistry", "Proxy", "Reflect", "JSON",
+  "Math", "Atomics", "Iterator", "WebAssembly", "EventTarget", "Event", "MessageEvent",
+  "MessagePort", "MessageChannel", "ErrorEvent", "TextEncoder", "TextDecoder", "Response",
+  "Request", "Headers", "Blob", "URL", "Cache", "CacheStorage", "Performance", "Worker",
+  "WorkerGlobalScope", "DedicatedWorkerGlobalScope", "console",
+];
 const DESCRIPTOR_PARTS = ["value", "get", "set", "writable", "configurable", "enumerable"];
 
-/** The objects whose properties are watched: globalThis and its prototypes, every
- * global object and function, each one's prototype, and the iterators' prototypes,
- * which no global names. */
+/** The objects whose properties are watched: globalThis and its prototypes, the
+ * WATCHED globals and their prototypes, and the prototypes no global names. */
 function watched() {
   const objects = [];
   const add = (object) => {
@@ -29,12 +44,13 @@ function watched() {
     }
   };
   for (let object = globalThis; object !== null; object = getPrototypeOf(object)) add(object);
-  const keys = ownKeys(globalThis);
-  for (let i = 0; i < keys.length; i++) {
-    const { value } = getOwnPropertyDescriptor(globalThis, keys[i]);
+  for (let i = 0; i < WATCHED.length; i++) {
+    const value = getOwnPropertyDescriptor(globalThis, WATCHED[i])?.value;
     add(value);
     if (typeof value === "function") add(getOwnPropertyDescriptor(value, "prototype")?.value);
   }
+  add(getPrototypeOf(Uint8Array)); // %TypedArray%, every typed array's
+  add(getPrototypeOf(Uint8Array.prototype));
   const iterators = [[][Symbol.iterator](), new Map().entries(), new Set().values(), ""[Symbol.iterator]()];
   for (let i = 0; i < iterators.length; i++) {
     add(getPrototypeOf(iterators[i]));

@@ -95,7 +95,9 @@ snapshotStored.catch(() => {}); // its error is told when the restore needs it
 
 let pyodide = null;
 let runner = null;
-let runCode = null; // the runner's run(), held here: a run can rebind the module's name
+// The runner's run() and tidy(), held here: a run can rebind the module's names.
+let runCode = null;
+let tidy = null;
 let interrupt = null;
 let micropip = null;
 // Pyodide's, once instantiated, and the snapshot's memory, once restored (only
@@ -120,6 +122,7 @@ async function boot() {
   }
   runner = pyodide.pyimport(site.runner.module); // imports the engine, once
   runCode = runner.run;
+  tidy = runner.tidy;
   return site;
 }
 
@@ -377,6 +380,7 @@ async function handle(data, page) {
     // No result: Pyodide failed fatally and cannot run anything more.
     if (typeof result !== "string") throw new Error("Python stopped working");
     post(page, { type: "result", id: data.id, result, reached });
+    tidy(); // the standard library put back, while the page shows the result
   } else if (data.type === "ping") {
     // A new task, even when the ping came in while the run awaited micropip: after
     // the code's `js.close()`, the worker runs no more tasks, so it never answers.

@@ -38,5 +38,6 @@ def run_watched(code: str, checks: tuple[str, ...] = ()) -> tuple[dict, str, lis
     batches: list[str] = []
     reports: list[str] = []
     result = strict_json(playground_runner.run(code, batches.append, checks, reports.append))
+    playground_runner.tidy()  # as the worker has it done once the result is sent
     output = "".join(text for batch in batches for _, text in strict_json(batch))
     return result, output, reports

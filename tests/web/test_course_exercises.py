@@ -13,8 +13,7 @@ from playwright.sync_api import Page, expect
 
 import build
 import engine
-import playground_runner
-from tests.web.runs import strict_json
+from tests.web.runs import run_watched
 from tests.web.test_exercises import Exercise as ExerciseAt
 
 
@@ -80,7 +79,7 @@ WRONG_ORDER = BACKWARD.replace("in reversed(order)", "in order")
 
 
 def verdict(code: str, checks: list[str]) -> dict:
-    result = strict_json(playground_runner.run(code, lambda batch: None, checks))
+    result, _, _ = run_watched(code, tuple(checks))
     assert result["status"] == "done", result["error"]
     return result["check"]
 

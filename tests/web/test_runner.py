@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import build
 import playground_runner as runner
 from playground_runner.tables import MAX_STEP_NODES
+from tests.web.runs import run
 
 EXAMPLE = (build.WEB / "src" / "example.py").read_text()
 WITH_BACKWARD = EXAMPLE.replace("# from engine", "from engine").replace(
@@ -16,7 +16,7 @@ WITH_BACKWARD = EXAMPLE.replace("# from engine", "from engine").replace(
 
 
 def tables(code: str) -> list[dict]:
-    result = json.loads(runner.run(code, lambda batch: None))
+    result, _ = run(code)
     assert result["status"] == "done", result["error"]
     return result["tables"]
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import playground_runner
-from tests.web.runs import run_watched, strict_json
+from tests.web.runs import run_watched
 
 TWO_NODES = ("from engine import Graph, MakeValue\n"
              "g = Graph()\nMakeValue(g, 1.0)\nMakeValue(g, 2.0)\n")
@@ -14,9 +13,8 @@ SIX_NODES = "assert len(g.nodes) == 6, 'Make six nodes.'\n"
 
 def check(code: str, *checks: str) -> tuple[dict, str]:
     """Run `code` with `checks`: the result, and everything printed, as one text."""
-    batches: list[str] = []
-    result = strict_json(playground_runner.run(code, batches.append, checks))
-    return result, "".join(text for batch in batches for _, text in strict_json(batch))
+    result, output, _ = run_watched(code, checks)
+    return result, output
 
 
 def verdict(code: str, *checks: str) -> dict:

@@ -29,7 +29,7 @@ from engine.graph import record_lines
 from .caps import describe
 from .checks import run_checks
 from .errors import FILENAME, error_line, learner_traceback
-from .fresh import Pristine, RunState, Stopped
+from .fresh import Pristine, RunState, StandardLibrary, Stopped
 from .guard import guard
 from .output import NoInput, Output, Stream
 from .show import shower
@@ -55,7 +55,7 @@ def run(code: str, send_output: Callable[[str], None], checks: Iterable[str] = (
         _enter(state)
         namespace = _run(code, output, result)
         if checks and result["status"] == "done":
-            for step in restore:  # the checks' names are the pristine ones
+            for step in (*restore, standard.restore):  # the checks' names are the pristine ones
                 step()
             _enter(state)
             _redirect(output)
@@ -91,7 +91,7 @@ def _check(checks: list[str], namespace: dict) -> dict:
     guard.checking = True
     verdict = run_checks(checks, namespace)
     guard.checking = False
-    changed = pristine.changed()
+    changed = pristine.changed() or standard.changed()
     if changed is not None:
         guard.tell(f"{changed} was changed while the checks ran")
     return verdict
@@ -147,10 +147,19 @@ def _sendable(table: dict, output: Output) -> bool:
         return False
 
 
-pristine = Pristine()
-settle = pristine.save
-"""For the worker, after it imported more (micropip): what is there now is pristine."""
-pristine.save()  # last, so that it saves this module's globals as they end up
+def tidy() -> None:
+    """Put back the standard library, as the worker has it done after each run's result."""
+    standard.restore()
+
+
+def settle() -> None:
+    """What is there now is pristine: for the worker, after it imported more (micropip)."""
+    pristine.save()
+    standard.save()
+
+
+pristine, standard = Pristine(), StandardLibrary()
+settle()  # last, so that it saves this module's globals as they end up
 # What Python holds by now (the standard library's, the engine's, this package's objects)
 # lives as long as it does: the collector need never look at it again. Else Python
 # 3.14's collector goes through it a slice at a time in the collections inside runs:

@@ -1,7 +1,8 @@
 """Every run starts from the same Python. What a run may change is put back: the
-builtins, the engine's and this package's modules (their globals, classes, functions
-and module-level lists, dicts and sets), and every module of the standard library
-imported by then (their globals and classes), as they were when saved; and, as they
+builtins, the engine's and this package's modules (their globals, classes, functions'
+names and module-level lists, dicts and sets: Pristine), and every module of the
+standard library imported by then (their globals and classes: StandardLibrary), as
+they were when saved; and, as they
 were when the run began, `sys` and `sys.modules` (so a module the run imported is
 imported afresh by the next), the recursion limit, the trace and profile functions,
 sys.monitoring's tools, the garbage collector and its callbacks, the working directory
@@ -29,11 +30,15 @@ from types import FunctionType, ModuleType
 import engine
 
 TRACKED = ("engine", __package__)
+RUNNER_USES = ("json", "traceback", "linecache")
+"""Standard modules the runner itself works with as a run ends (its result's JSON, the
+learner's traceback): put back with the builtins, before and after every run."""
 """The packages put back whole: their functions' code and module-level containers too."""
 PUT_BACK_OTHERWISE = frozenset({"sys", "builtins"})
 """By RunState, and builtins first."""
-FUNCTION_PARTS = ("__code__", "__defaults__", "__kwdefaults__", "__name__", "__qualname__",
-                  "__module__", "__doc__")
+FUNCTION_PARTS = ("__name__", "__qualname__", "__module__", "__doc__")
+"""What code may change of a module's function (its code and defaults it may not:
+guard.py), and whose reading is not audited."""
 IMMUTABLE_TYPE = 1 << 8
 """Py_TPFLAGS_IMMUTABLETYPE: a class defined in C, whose attributes no code can set."""
 MISSING = object()
@@ -62,8 +67,8 @@ def stop(signum: int, frame: object) -> None:
     raise Stopped
 
 
-def _tracked(name: str) -> bool:
-    return any(name == top or name.startswith(top + ".") for top in TRACKED)
+def _in(packages: tuple[str, ...], name: str) -> bool:
+    return any(name == top or name.startswith(top + ".") for top in packages)
 
 
 def _standard(name: str) -> bool:
@@ -72,13 +77,14 @@ def _standard(name: str) -> bool:
 
 
 class Pristine:
-    """The builtins and the tracked modules as they are when saved, to put back."""
+    """The builtins and the engine's and the runner's modules as they are when saved,
+    to put back, before and after every run."""
 
     def save(self) -> None:
         """Save what is there now as pristine; again after the worker imported more."""
         for info in pkgutil.walk_packages(engine.__path__, "engine."):
             importlib.import_module(info.name)  # so a learner's import finds it pristine
-        modules = {name: m for name, m in sys.modules.items() if _tracked(name)}
+        modules = {name: m for name, m in sys.modules.items() if _in(TRACKED, name)}
         self.modules = Snapshot(modules)  # checked against sys.modules, never put back whole
         self.namespaces = [Snapshot(builtins.__dict__)]
         self.functions: list[FunctionType] = []
@@ -88,12 +94,15 @@ class Pristine:
             for value in list(vars(module).values()):
                 self._note(value, module.__name__)
         for name, module in list(sys.modules.items()):
-            if _standard(name) and isinstance(module, ModuleType):
+            if _in(RUNNER_USES, name):
                 self._note_module(module)
+        self.first = [(s.mapping, dict(s.mapping)) for s in self.namespaces if s.owner is None]
+        self._index()
+
+    def _index(self) -> None:
         self.function_parts = [tuple(map(attrgetter(part), self.functions))
                                for part in FUNCTION_PARTS]
         self.all_namespaces = Snapshots(self.namespaces)
-        self.first = [(s.mapping, dict(s.mapping)) for s in self.namespaces if s.owner is None]
 
     def _note(self, value: object, home: str) -> None:
         """Save the parts of a module's value that code can change in place."""
@@ -109,9 +118,7 @@ class Pristine:
             self.containers.append((value, value.copy()))
 
     def _note_module(self, module: ModuleType) -> None:
-        """Save a module's globals and its classes' attributes (`json.dumps`, say, or
-        `traceback.TracebackException.format`), which code can set and restore would
-        otherwise never see; its functions' code and its containers are not saved."""
+        """Save a standard module's globals and its classes' attributes, not its containers."""
         self.namespaces.append(Snapshot(vars(module)))
         for value in list(vars(module).values()):
             if (isinstance(value, type) and not value.__flags__ & IMMUTABLE_TYPE
@@ -155,6 +162,23 @@ class Pristine:
                 container.clear()
                 container.update(saved) if type(saved) is not list else container.extend(saved)
 
+
+class StandardLibrary(Pristine):
+    """The standard library's modules imported by the time they are saved: their
+    globals and their classes' attributes (`json.dumps`, say, or
+    `traceback.TracebackException.format`), to put back; not their containers. About
+    15,000 names: comparing them takes milliseconds, so the worker has them put back
+    once a run's result is sent (`tidy`), off the way of the result, and the runner
+    before an exercise's checks, which use them."""
+
+    def save(self) -> None:
+        self.modules = Snapshot({})
+        self.namespaces: list[Snapshot] = []
+        self.functions, self.containers, self.first = [], [], []
+        for name, module in list(sys.modules.items()):
+            if _standard(name) and not _in(RUNNER_USES, name) and isinstance(module, ModuleType):
+                self._note_module(module)
+        self._index()
 
 class Snapshot:
     """The names and values in a namespace (a dict, or a class's attributes), checked

@@ -54,14 +54,18 @@ class Guard:
         self.report: Callable[[str], None] | None = None
         self.checking = False
         self.hidden: dict[str, object] = {}
+        self.names: list[str] = []  # the runner's modules, all imported by its first run
         self._inside = False
         sys.addaudithook(self._hook)
         sys.meta_path.insert(0, RunnerImports())
 
     def hide_runner(self) -> None:
         """Take the runner's modules out of sys.modules while learner code runs."""
-        for name in [name for name in sys.modules if _is_runner(name)]:
-            self.hidden[name] = sys.modules.pop(name)
+        self.names = self.names or [name for name in sys.modules if _is_runner(name)]
+        for name in self.names:
+            module = sys.modules.pop(name, None)
+            if module is not None:
+                self.hidden[name] = module
 
     def unhide_runner(self) -> None:
         sys.modules.update(self.hidden)
