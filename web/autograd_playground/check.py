@@ -4,10 +4,13 @@
 
 A target is a URL, an HTML file, or a folder whose .html files (at any depth, sorted) are
 served from localhost; pages in a copy of the playground site itself (a folder with
-site.json and embed.js) are not course pages and are skipped. The exit status is 0 when
-every playground ran without error, 1 when one failed (an error, past its timeout, a
-failed check) or a page did not load, 2 when no page had a playground or the command
-cannot run. A course's CI can so catch a lesson that an engine change broke.
+site.json and embed.js) are not course pages and are skipped. A page that, while its
+playgrounds are checked, goes to another page, reloads, closes its window, opens a
+dialog, loses a playground or throws an error nothing catches fails with what it did,
+and the check goes on with the next page. The exit status is 0 when every playground ran
+without error, 1 when one failed (an error, past its timeout, a failed check) or a page
+could not be checked, 2 when no page had a playground or the command cannot run. A
+course's CI can so catch a lesson that an engine change broke.
 """
 
 from __future__ import annotations
@@ -57,6 +60,52 @@ document.addEventListener("readystatechange", () => {
 });
 """
 
+# Where the page keeps why its check has to stop (see STAY_ON_PAGE).
+STOP_KEY = 'Symbol.for("autograd-playground check")'
+# The checker stands in for a reader who stays on the page: from the page's load on, what
+# would take the page away from the check (another document, a reload, closing the window,
+# a dialog that waits for an answer) is refused, and the first of them, or an error nothing
+# caught, is kept as why the check of the page stops. Refused in the page itself, so that
+# the check knows of it as soon as the run during which it happened ends, and the page is
+# never closed while it goes to another document (which Chromium may never answer). The
+# page's frames are not checked, and left alone.
+STAY_ON_PAGE = """
+(() => {
+  if (window !== window.top) return;
+  let loaded = false;
+  let why = null;
+  const note = (text) => loaded && (why ??= text);
+  window[STOP_KEY] = () => why;
+  addEventListener("load", () => (loaded = true));
+  navigation.addEventListener("navigate", (event) => {
+    if (!loaded || event.destination.sameDocument) return;
+    event.preventDefault();
+    note(event.navigationType === "reload" ? "the page reloaded itself"
+      : `the page navigated away to ${event.destination.url}`);
+  });
+  window.close = () => note("the page closed itself");
+  // Answered as Playwright answers a dialog nobody handles: dismissed.
+  const dismissed = { alert: undefined, confirm: false, prompt: null };
+  for (const [kind, answer] of Object.entries(dismissed)) {
+    window[kind] = (message = "") => {
+      note(`the page opened a dialog (${kind}: ${message})`);
+      return answer;
+    };
+  }
+  // An error event without an error is a notice (ResizeObserver's) or a muted one.
+  addEventListener("error", (event) =>
+    event.error != null && note(`the page threw an error (${event.error})`));
+  addEventListener("unhandledrejection", (event) =>
+    note(`the page threw an error (${event.reason})`));
+})();
+""".replace("STOP_KEY", STOP_KEY)
+# Why the check of the page has to stop (STAY_ON_PAGE's reason, or one of `playgrounds`
+# gone from the page), or null.
+WHY_STOP = """
+(playgrounds) => window[STOP_KEY]?.()
+  ?? (playgrounds.every((el) => el.isConnected) ? null : "a playground was removed from the page")
+""".replace("STOP_KEY", STOP_KEY)
+
 # Starts the page's Python and waits until it is ready, or failed, or `bootMs` passed;
 # says what stopped it starting, or null.
 START_PYTHON = """
@@ -74,11 +123,12 @@ async (bootMs) => {
 }
 """
 
-# Runs the page's playground number `index` (from 0), or waits for its autorun, and says
-# how it ended. `guardMs` bounds the wait beyond its timeout, should Python never answer.
+# Runs playground number `index` (from 0) of `playgrounds`, the page's as it loaded, or
+# waits for its autorun, and says how it ended. `guardMs` bounds the wait beyond its
+# timeout, should Python never answer.
 RUN_PLAYGROUND = """
-async ([index, guardMs]) => {
-  const el = document.querySelectorAll("autograd-playground")[index];
+async ([playgrounds, index, guardMs]) => {
+  const el = playgrounds[index];
   const timeout = Number(el.getAttribute("timeout"));
   let check = null;
   el.addEventListener("check-end", (event) => (check = event.detail), { once: true });
@@ -194,6 +244,7 @@ def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageRep
     context = browser.new_context()
     context.add_init_script(script=LIMIT_AUTORUNS.replace("LIMIT_RUNS", LIMIT_RUNS)
                             .replace("DEFAULT_TIMEOUT", json.dumps(timeout)))
+    context.add_init_script(script=STAY_ON_PAGE)
     try:
         page = context.new_page()
         try:
@@ -204,8 +255,9 @@ def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageRep
         if response is not None and not response.ok:
             report.error = f"did not load: HTTP {response.status} {response.status_text}"
             return report
-        ids = page.evaluate(
-            "[...document.querySelectorAll('autograd-playground')].map(el => el.id || null)")
+        playgrounds = page.evaluate_handle(
+            "[...document.querySelectorAll('autograd-playground')]")
+        ids = page.evaluate("playgrounds => playgrounds.map(el => el.id || null)", playgrounds)
         if ids and not page.evaluate("Boolean(customElements.get('autograd-playground'))"):
             why = "<autograd-playground> is not defined: did the page's embed.js load?"
             report.playgrounds = [Outcome(i + 1, id_, "not run", why) for i, id_ in enumerate(ids)]
@@ -223,9 +275,13 @@ def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageRep
                                                   "Python failed on an earlier playground"))
                 continue
             page.evaluate(LIMIT_RUNS, timeout)  # for playgrounds added since
-            ran = page.evaluate(RUN_PLAYGROUND, [i, BOOT_S * 1000])
+            ran = page.evaluate(RUN_PLAYGROUND, [playgrounds, i, BOOT_S * 1000])
             report.playgrounds.append(outcome(i + 1, ran))
             python_gone = ran["status"] is None or ran["phase"].startswith("failed")
+            why = page.evaluate(WHY_STOP, playgrounds)
+            if why:
+                report.error = f"{why} while it was checked"
+                break
     except Error as error:  # the page crashed or closed
         report.error = f"broke: {first_line(error.message)}"
     finally:
