@@ -74,9 +74,8 @@ def test_a_course_folder_lists_the_error_and_the_loop_and_passes_the_rest(course
         "ZeroDivisionError: division by zero",
         "       at line 3: print(x / y)",
         f"     {course}/bad.html, playground 2: timeout: ran past its timeout of 1 s",
-        f"--   {course}/notes.html: no playgrounds",
         f"ok   {course}/part2/good.html: 2 playgrounds, all passed",
-        "5 playgrounds on 3 pages, 2 failed",
+        "5 playgrounds on 3 pages, 2 failed; 1 page without playgrounds",
     ]
 
 
@@ -180,17 +179,30 @@ def test_a_url_that_does_not_answer_is_a_failure_with_its_reason(capsys):
     ]
 
 
+def pages_without_playgrounds(folder: Path) -> Path:
+    """A docs site's pages that hold no playground: its index and its search page."""
+    (folder / "index.html").write_text("<!doctype html>\n<title>Home</title>\n")
+    (folder / "search.html").write_text("<!doctype html>\n<title>Search</title>\n")
+    return folder
+
+
 def test_a_course_with_no_playground_at_all_exits_2_saying_so(tmp_path):
-    (tmp_path / "index.html").write_text("<!doctype html>\n<title>Home</title>\n")
-    (tmp_path / "about.html").write_text("<!doctype html>\n<title>About</title>\n")
-    done = run_command(str(tmp_path))
+    folder = pages_without_playgrounds(tmp_path)
+    done = run_command(str(folder))
     assert done.returncode == 2
-    assert done.stdout.splitlines() == [
-        f"--   {tmp_path}/about.html: no playgrounds",
-        f"--   {tmp_path}/index.html: no playgrounds",
-        "0 playgrounds on 2 pages, 0 failed",
-    ]
+    assert done.stdout.splitlines() == ["0 playgrounds on 2 pages, 0 failed; "
+                                        "2 pages without playgrounds"]
     assert "no playground on any page" in done.stderr
+
+
+def test_verbose_lists_the_pages_without_playgrounds_by_name(tmp_path, capsys):
+    folder = pages_without_playgrounds(tmp_path)
+    assert check.main([str(folder), "--verbose"]) == 2
+    assert capsys.readouterr().out.splitlines() == [
+        f"--   {folder}/index.html: no playgrounds",
+        f"--   {folder}/search.html: no playgrounds",
+        "0 playgrounds on 2 pages, 0 failed; 2 pages without playgrounds",
+    ]
 
 
 def misbehaving_course(folder: Path, action: str) -> Path:

@@ -1,16 +1,17 @@
 """Check a whole course headlessly: run every playground of its pages, in order, in Chromium.
 
-    python -m autograd_playground check URL_OR_DIR... [--timeout S] [--json]
+    python -m autograd_playground check URL_OR_DIR... [--timeout S] [--json] [--verbose]
 
 A target is a URL, an HTML file, or a folder whose .html files (at any depth, sorted) are
 served from localhost; pages in a copy of the playground site itself (a folder with
-site.json and embed.js) are not course pages and are skipped. A page that, while its
-playgrounds are checked, goes to another page, reloads, closes its window, opens a
-dialog, loses a playground or throws an error nothing catches fails with what it did,
-and the check goes on with the next page. The exit status is 0 when every playground ran
-without error, 1 when one failed (an error, past its timeout, a failed check) or a page
-could not be checked, 2 when no page had a playground or the command cannot run. A
-course's CI can so catch a lesson that an engine change broke.
+site.json and embed.js) are not course pages and are skipped. Pages without playgrounds
+(a docs site's index, search and 404 pages) are only counted, unless --verbose. A page
+that, while its playgrounds are checked, goes to another page, reloads, closes its window,
+opens a dialog, loses a playground or throws an error nothing catches fails with what it
+did, and the check goes on with the next page. The exit status is 0 when every
+playground ran without error, 1 when one failed (an error, past its timeout, a failed
+check) or a page could not be checked, 2 when no page had a playground or the command
+cannot run. A course's CI can so catch a lesson that an engine change broke.
 """
 
 from __future__ import annotations
@@ -293,15 +294,23 @@ def where(report: PageReport, one: Outcome) -> str:
     return f"{report.page}, playground {one.index}" + (f" ({one.id})" if one.id else "")
 
 
-def describe(reports: list[PageReport]) -> str:
-    """The report for people: each page, each failure, and a summary line."""
+def without_playgrounds(report: PageReport) -> bool:
+    """A page that loaded with no playground on it: a docs site has many (its index,
+    search, 404 pages)."""
+    return report.error is None and not report.playgrounds
+
+
+def describe(reports: list[PageReport], verbose: bool = False) -> str:
+    """The report for people: each page with playgrounds (`verbose`: each page), each
+    failure, and a summary line."""
     lines = []
     for report in reports:
         failed = [one for one in report.playgrounds if one.failed]
-        if report.error:
+        if without_playgrounds(report):
+            if verbose:
+                lines.append(f"--   {report.page}: no playgrounds")
+        elif report.error:
             lines.append(f"FAIL {report.page}: {report.error}")
-        elif not report.playgrounds:
-            lines.append(f"--   {report.page}: no playgrounds")
         else:
             verdict = f"{len(failed)} failed" if failed else "all passed"
             lines.append(f"{'FAIL' if failed else 'ok  '} {report.page}: "
@@ -322,6 +331,9 @@ def summary(reports: list[PageReport]) -> str:
     unchecked = sum(report.error is not None for report in reports)
     if unchecked:
         text += f"; {count(unchecked, 'page')} could not be checked"
+    empty = sum(map(without_playgrounds, reports))
+    if empty:
+        text += f"; {count(empty, 'page')} without playgrounds"
     return text
 
 
@@ -414,13 +426,16 @@ def main(argv: list[str] | None = None) -> int:
                              f"attribute (default: {DEFAULT_TIMEOUT_S:g})")
     parser.add_argument("--json", action="store_true",
                         help="print a machine-readable report instead")
+    parser.add_argument("--verbose", action="store_true",
+                        help="list the pages without playgrounds too (otherwise only "
+                             "counted)")
     args = parser.parse_intermixed_args(argv)
     try:
         reports = check(args.targets, args.timeout)
     except CheckError as error:
         print(f"autograd-playground check: {error}", file=sys.stderr)
         return EXIT_NOTHING_TO_CHECK
-    print(as_json(reports) if args.json else describe(reports))
+    print(as_json(reports) if args.json else describe(reports, args.verbose))
     status = exit_status(reports)
     if status == EXIT_NOTHING_TO_CHECK:
         print("autograd-playground check: no playground on any page: is this the course's "
