@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -73,9 +74,8 @@ def test_a_course_folder_lists_the_error_and_the_loop_and_passes_the_rest(course
         "ZeroDivisionError: division by zero",
         "       at line 3: print(x / y)",
         f"     {course}/bad.html, playground 2: timeout: ran past its timeout of 1 s",
-        f"--   {course}/notes.html: no playgrounds",
         f"ok   {course}/part2/good.html: 2 playgrounds, all passed",
-        "5 playgrounds on 3 pages, 2 failed",
+        "5 playgrounds on 3 pages, 2 failed; 1 page without playgrounds",
     ]
 
 
@@ -179,17 +179,80 @@ def test_a_url_that_does_not_answer_is_a_failure_with_its_reason(capsys):
     ]
 
 
+def pages_without_playgrounds(folder: Path) -> Path:
+    """A docs site's pages that hold no playground: its index and its search page."""
+    (folder / "index.html").write_text("<!doctype html>\n<title>Home</title>\n")
+    (folder / "search.html").write_text("<!doctype html>\n<title>Search</title>\n")
+    return folder
+
+
 def test_a_course_with_no_playground_at_all_exits_2_saying_so(tmp_path):
-    (tmp_path / "index.html").write_text("<!doctype html>\n<title>Home</title>\n")
-    (tmp_path / "about.html").write_text("<!doctype html>\n<title>About</title>\n")
-    done = run_command(str(tmp_path))
+    folder = pages_without_playgrounds(tmp_path)
+    done = run_command(str(folder))
     assert done.returncode == 2
-    assert done.stdout.splitlines() == [
-        f"--   {tmp_path}/about.html: no playgrounds",
-        f"--   {tmp_path}/index.html: no playgrounds",
-        "0 playgrounds on 2 pages, 0 failed",
-    ]
+    assert done.stdout.splitlines() == ["0 playgrounds on 2 pages, 0 failed; "
+                                        "2 pages without playgrounds"]
     assert "no playground on any page" in done.stderr
+
+
+def test_verbose_lists_the_pages_without_playgrounds_by_name(tmp_path, capsys):
+    folder = pages_without_playgrounds(tmp_path)
+    assert check.main([str(folder), "--verbose"]) == 2
+    assert capsys.readouterr().out.splitlines() == [
+        f"--   {folder}/index.html: no playgrounds",
+        f"--   {folder}/search.html: no playgrounds",
+        "0 playgrounds on 2 pages, 0 failed; 2 pages without playgrounds",
+    ]
+
+
+def misbehaving_course(folder: Path, action: str) -> Path:
+    """A course of two pages: a lesson whose own script does `action` as the first of its
+    two playgrounds ends its run, then the next lesson, which passes."""
+    shutil.copytree(build.DIST, folder / "playground")
+    (folder / "lesson.html").write_text(local_page(
+        playground("print(1)", timeout=ROOMY),
+        playground("print(2)", timeout=ROOMY),
+        '<script>\ndocument.querySelector("autograd-playground").addEventListener(\n'
+        f'  "run-end", () => {{ {action} }}, {{ once: true }});\n</script>\n',
+    ))
+    (folder / "next.html").write_text(local_page(playground("print(3)", timeout=ROOMY)))
+    return folder
+
+
+# What a lesson's script does as a run ends, and why the check of the lesson stops
+# ({site}: where the command serves the course).
+MISBEHAVIOURS = {
+    "navigates away": ('location.href = "next.html";',
+                       "the page navigated away to {site}next.html"),
+    "removes its playgrounds": (
+        'document.querySelectorAll("autograd-playground").forEach((el) => el.remove());',
+        "a playground was removed from the page"),
+    "reloads": ("location.reload();", "the page reloaded itself"),
+    "replaces its body": ('document.body = document.createElement("body");',
+                          "a playground was removed from the page"),
+    "closes its window": ("window.close();", "the page closed itself"),
+    "alerts": ('alert("Well done!");', "the page opened a dialog (alert: Well done!)"),
+    "asks to confirm": ('confirm("Go on?");', "the page opened a dialog (confirm: Go on?)"),
+    "throws": ('throw new TypeError("no lesson here");',
+               "the page threw an error (TypeError: no lesson here)"),
+}
+
+
+@pytest.mark.parametrize("misbehaviour", MISBEHAVIOURS)
+def test_a_page_that_misbehaves_while_checked_fails_saying_what_it_did_and_the_check_goes_on(
+    tmp_path, misbehaviour
+):
+    action, reason = MISBEHAVIOURS[misbehaviour]
+    course = misbehaving_course(tmp_path, action)
+    done = run_command(str(course))  # in a process of its own, should it never end
+    assert done.returncode == 1, done.stderr
+    site = re.search(r"http://127\.0\.0\.1:\d+/", done.stdout)
+    reason = reason.format(site=site and site.group())
+    assert done.stdout.splitlines() == [
+        f"FAIL {course}/lesson.html: {reason} while it was checked",
+        f"ok   {course}/next.html: 1 playground, all passed",
+        "2 playgrounds on 2 pages, 0 failed; 1 page could not be checked",
+    ]
 
 
 @pytest.mark.parametrize(("target", "problem"), [

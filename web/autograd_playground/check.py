@@ -1,12 +1,16 @@
 """Check a whole course headlessly: run every playground of its pages, in order, in Chromium.
 
-    python -m autograd_playground check URL_OR_DIR... [--timeout S] [--json]
+    python -m autograd_playground check URL_OR_DIR... [--timeout S] [--json] [--verbose]
 
 A target is a URL, an HTML file, or a folder whose .html files (at any depth, sorted) are
 served from localhost; pages in a copy of the playground site itself (a folder with
-site.json and embed.js) are not course pages and are skipped. The exit status is 0 when
-every playground ran without error, 1 when one failed (an error, past its timeout, a
-failed check) or a page did not load, 2 when no page had a playground or the command
+site.json and embed.js) are not course pages and are skipped. Pages without playgrounds
+(a docs site's index, search and 404 pages) are only counted, unless --verbose. A page
+that, while its playgrounds are checked, goes to another page, reloads, closes its window,
+opens a dialog, loses a playground or throws an error nothing catches fails with what it
+did, and the check goes on with the next page. The exit status is 0 when every
+playground ran without error, 1 when one failed (an error, past its timeout, a failed
+check) or a page could not be checked, 2 when no page had a playground or the command
 cannot run. A course's CI can so catch a lesson that an engine change broke.
 """
 
@@ -57,6 +61,52 @@ document.addEventListener("readystatechange", () => {
 });
 """
 
+# Where the page keeps why its check has to stop (see STAY_ON_PAGE).
+STOP_KEY = 'Symbol.for("autograd-playground check")'
+# The checker stands in for a reader who stays on the page: from the page's load on, what
+# would take the page away from the check (another document, a reload, closing the window,
+# a dialog that waits for an answer) is refused, and the first of them, or an error nothing
+# caught, is kept as why the check of the page stops. Refused in the page itself, so that
+# the check knows of it as soon as the run during which it happened ends, and the page is
+# never closed while it goes to another document (which Chromium may never answer). The
+# page's frames are not checked, and left alone.
+STAY_ON_PAGE = """
+(() => {
+  if (window !== window.top) return;
+  let loaded = false;
+  let why = null;
+  const note = (text) => loaded && (why ??= text);
+  window[STOP_KEY] = () => why;
+  addEventListener("load", () => (loaded = true));
+  navigation.addEventListener("navigate", (event) => {
+    if (!loaded || event.destination.sameDocument) return;
+    event.preventDefault();
+    note(event.navigationType === "reload" ? "the page reloaded itself"
+      : `the page navigated away to ${event.destination.url}`);
+  });
+  window.close = () => note("the page closed itself");
+  // Answered as Playwright answers a dialog nobody handles: dismissed.
+  const dismissed = { alert: undefined, confirm: false, prompt: null };
+  for (const [kind, answer] of Object.entries(dismissed)) {
+    window[kind] = (message = "") => {
+      note(`the page opened a dialog (${kind}: ${message})`);
+      return answer;
+    };
+  }
+  // An error event without an error is a notice (ResizeObserver's) or a muted one.
+  addEventListener("error", (event) =>
+    event.error != null && note(`the page threw an error (${event.error})`));
+  addEventListener("unhandledrejection", (event) =>
+    note(`the page threw an error (${event.reason})`));
+})();
+""".replace("STOP_KEY", STOP_KEY)
+# Why the check of the page has to stop (STAY_ON_PAGE's reason, or one of `playgrounds`
+# gone from the page), or null.
+WHY_STOP = """
+(playgrounds) => window[STOP_KEY]?.()
+  ?? (playgrounds.every((el) => el.isConnected) ? null : "a playground was removed from the page")
+""".replace("STOP_KEY", STOP_KEY)
+
 # Starts the page's Python and waits until it is ready, or failed, or `bootMs` passed;
 # says what stopped it starting, or null.
 START_PYTHON = """
@@ -74,11 +124,12 @@ async (bootMs) => {
 }
 """
 
-# Runs the page's playground number `index` (from 0), or waits for its autorun, and says
-# how it ended. `guardMs` bounds the wait beyond its timeout, should Python never answer.
+# Runs playground number `index` (from 0) of `playgrounds`, the page's as it loaded, or
+# waits for its autorun, and says how it ended. `guardMs` bounds the wait beyond its
+# timeout, should Python never answer.
 RUN_PLAYGROUND = """
-async ([index, guardMs]) => {
-  const el = document.querySelectorAll("autograd-playground")[index];
+async ([playgrounds, index, guardMs]) => {
+  const el = playgrounds[index];
   const timeout = Number(el.getAttribute("timeout"));
   let check = null;
   el.addEventListener("check-end", (event) => (check = event.detail), { once: true });
@@ -194,6 +245,7 @@ def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageRep
     context = browser.new_context()
     context.add_init_script(script=LIMIT_AUTORUNS.replace("LIMIT_RUNS", LIMIT_RUNS)
                             .replace("DEFAULT_TIMEOUT", json.dumps(timeout)))
+    context.add_init_script(script=STAY_ON_PAGE)
     try:
         page = context.new_page()
         try:
@@ -204,8 +256,9 @@ def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageRep
         if response is not None and not response.ok:
             report.error = f"did not load: HTTP {response.status} {response.status_text}"
             return report
-        ids = page.evaluate(
-            "[...document.querySelectorAll('autograd-playground')].map(el => el.id || null)")
+        playgrounds = page.evaluate_handle(
+            "[...document.querySelectorAll('autograd-playground')]")
+        ids = page.evaluate("playgrounds => playgrounds.map(el => el.id || null)", playgrounds)
         if ids and not page.evaluate("Boolean(customElements.get('autograd-playground'))"):
             why = "<autograd-playground> is not defined: did the page's embed.js load?"
             report.playgrounds = [Outcome(i + 1, id_, "not run", why) for i, id_ in enumerate(ids)]
@@ -223,9 +276,13 @@ def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageRep
                                                   "Python failed on an earlier playground"))
                 continue
             page.evaluate(LIMIT_RUNS, timeout)  # for playgrounds added since
-            ran = page.evaluate(RUN_PLAYGROUND, [i, BOOT_S * 1000])
+            ran = page.evaluate(RUN_PLAYGROUND, [playgrounds, i, BOOT_S * 1000])
             report.playgrounds.append(outcome(i + 1, ran))
             python_gone = ran["status"] is None or ran["phase"].startswith("failed")
+            why = page.evaluate(WHY_STOP, playgrounds)
+            if why:
+                report.error = f"{why} while it was checked"
+                break
     except Error as error:  # the page crashed or closed
         report.error = f"broke: {first_line(error.message)}"
     finally:
@@ -237,15 +294,23 @@ def where(report: PageReport, one: Outcome) -> str:
     return f"{report.page}, playground {one.index}" + (f" ({one.id})" if one.id else "")
 
 
-def describe(reports: list[PageReport]) -> str:
-    """The report for people: each page, each failure, and a summary line."""
+def without_playgrounds(report: PageReport) -> bool:
+    """A page that loaded with no playground on it: a docs site has many (its index,
+    search, 404 pages)."""
+    return report.error is None and not report.playgrounds
+
+
+def describe(reports: list[PageReport], verbose: bool = False) -> str:
+    """The report for people: each page with playgrounds (`verbose`: each page), each
+    failure, and a summary line."""
     lines = []
     for report in reports:
         failed = [one for one in report.playgrounds if one.failed]
-        if report.error:
+        if without_playgrounds(report):
+            if verbose:
+                lines.append(f"--   {report.page}: no playgrounds")
+        elif report.error:
             lines.append(f"FAIL {report.page}: {report.error}")
-        elif not report.playgrounds:
-            lines.append(f"--   {report.page}: no playgrounds")
         else:
             verdict = f"{len(failed)} failed" if failed else "all passed"
             lines.append(f"{'FAIL' if failed else 'ok  '} {report.page}: "
@@ -266,6 +331,9 @@ def summary(reports: list[PageReport]) -> str:
     unchecked = sum(report.error is not None for report in reports)
     if unchecked:
         text += f"; {count(unchecked, 'page')} could not be checked"
+    empty = sum(map(without_playgrounds, reports))
+    if empty:
+        text += f"; {count(empty, 'page')} without playgrounds"
     return text
 
 
@@ -358,13 +426,16 @@ def main(argv: list[str] | None = None) -> int:
                              f"attribute (default: {DEFAULT_TIMEOUT_S:g})")
     parser.add_argument("--json", action="store_true",
                         help="print a machine-readable report instead")
+    parser.add_argument("--verbose", action="store_true",
+                        help="list the pages without playgrounds too (otherwise only "
+                             "counted)")
     args = parser.parse_intermixed_args(argv)
     try:
         reports = check(args.targets, args.timeout)
     except CheckError as error:
         print(f"autograd-playground check: {error}", file=sys.stderr)
         return EXIT_NOTHING_TO_CHECK
-    print(as_json(reports) if args.json else describe(reports))
+    print(as_json(reports) if args.json else describe(reports, args.verbose))
     status = exit_status(reports)
     if status == EXIT_NOTHING_TO_CHECK:
         print("autograd-playground check: no playground on any page: is this the course's "
