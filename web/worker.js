@@ -33,7 +33,7 @@
 import { moduleWorker } from "./module-worker.js";
 import { writePythonFiles } from "./python-files.js";
 import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./snapshot-cache.js";
-import { unpack } from "./snapshot-pages.js";
+import { MAX_SNAPSHOT_BYTES, unpack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
 import { realmChange, watchRealm } from "./realm.js";
 
@@ -63,7 +63,12 @@ const SLOW_LINK_MBIT = 1;
 const KEEP_AFTER_MS = 1000;
 
 // Asked for first, before Pyodide's own script: what to fetch next depends on it.
-const siteJson = fetch(here("site.json")).then((r) => r.json());
+const siteJson = fetch(here("site.json")).then(async (response) => {
+  if (!response.ok) throw new Error(`site.json is missing (HTTP ${response.status})`);
+  return response.json().catch(() => {
+    throw new Error("site.json is not JSON: is the site's folder whole?");
+  });
+});
 const booted = new Promise((resolve) =>
   addEventListener("message", ({ data }) => resolve(data), { once: true }),
 );
@@ -82,6 +87,12 @@ const handedOn = RESTARTED ? booted : Promise.resolve({});
 const WASM = here("pyodide/pyodide.asm.wasm");
 const compileWasm = () => WebAssembly.compileStreaming(fetch(WASM));
 const wasmCompiled = RESTARTED ? null : compileWasm();
+// Python cannot start without Pyodide's wasm, and Emscripten would wait for it
+// forever: instantiation() says so here, and boot() gives up.
+class NoWasm extends Error {}
+let noWasm;
+const wasmFailed = new Promise((_, reject) => (noWasm = reject));
+wasmFailed.catch(() => {}); // told by boot()
 wasmCompiled?.catch(() => {}); // compiled again when Pyodide needs it: see instantiation
 // The snapshot's bytes, unless the page hands on the memory restored before: kept
 // by an earlier load, else downloaded and inflated, on a thread of their own.
@@ -114,10 +125,11 @@ async function boot() {
   const site = await siteJson;
   const { loadPyodide } = await pyodideModule;
   try {
-    await restore(site, loadPyodide);
+    await Promise.race([restore(site, loadPyodide), wasmFailed]);
   } catch (error) {
+    if (error instanceof NoWasm) throw error;
     console.warn(`Python boots without its snapshot: ${error.message}`);
-    await bootFresh(site, loadPyodide);
+    await Promise.race([bootFresh(site, loadPyodide), wasmFailed]);
     if (error instanceof SlowLink) downloadForNextTime(site.snapshot);
   }
   runner = pyodide.pyimport(site.runner.module); // imports the engine, once
@@ -185,7 +197,11 @@ async function snapshotMemory(site, handedOnMemory) {
     return { memory, filled: Promise.resolve(null), differenced: false, key: null };
   }
   const { stored, key } = await snapshotStored;
-  const memory = new Uint8Array(site.snapshot.size);
+  const { size } = site.snapshot;
+  if (!Number.isSafeInteger(size) || size <= 0 || size > MAX_SNAPSHOT_BYTES || size % 65536) {
+    throw new UnusableSnapshot(`site.json gives it a size of ${size} bytes, which no Python memory has`);
+  }
+  const memory = new Uint8Array(size);
   const filled = stored.then(({ bytes, kept }) => {
     try {
       unpack(new Uint8Array(bytes), memory);
@@ -246,7 +262,8 @@ function instantiation(imports, success) {
     .then(([instance, module]) => {
       compiledWasm = module;
       success(instance, module);
-    });
+    })
+    .catch((error) => noWasm(new NoWasm(`Pyodide's wasm could not be loaded: ${error.message}`)));
   return {}; // instantiating asynchronously: no exports yet
 }
 
@@ -341,7 +358,11 @@ function download({ memory: path, sha256 }) {
 // would for a pure-Python wheel with no dependencies, but without importing
 // micropip first: that import alone costs about a tenth of Pyodide's boot.
 async function bootFresh(site, loadPyodide) {
-  const engine = fetch(here(site.engine)).then((r) => r.arrayBuffer());
+  const engine = fetch(here(site.engine)).then((response) => {
+    if (!response.ok) throw new Error(`the engine's wheel ${site.engine} is missing (HTTP ${response.status})`);
+    return response.arrayBuffer();
+  });
+  engine.catch(() => {}); // told once Pyodide is up, below
   const runnerFiles = site.runner.files.map((name) =>
     fetch(here(name)).then(async (r) => [name, await r.text()]),
   );

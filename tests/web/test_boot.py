@@ -37,8 +37,8 @@ def altered_snapshot(at: slice) -> bytes:
     a magic number (bytes 0 to 4), ..., the build id of its Pyodide (16 to 48). It is
     stored after the list of ranges kept, the first of which starts at the header."""
     stored = bytearray(stored_snapshot())
-    ranges = int.from_bytes(stored[4:8], "little")
-    header = 8 + 8 * ranges
+    ranges = int.from_bytes(stored[8:12], "little")
+    header = 12 + 8 * ranges
     at = slice(header + at.start, header + at.stop)
     stored[at] = bytes(255 - byte for byte in stored[at])
     return gzip.compress(bytes(stored), compresslevel=1)
@@ -50,6 +50,13 @@ def serve_snapshot(context, body: bytes) -> None:
     site["snapshot"]["sha256"] = hashlib.sha256(body).hexdigest()
     context.route("**/site.json", lambda route: route.fulfill(json=site))
     context.route(SNAPSHOT, lambda route: route.fulfill(body=body))
+
+
+def claim_size(context, size: int) -> None:
+    """Serve a site.json that gives the snapshot `size` bytes."""
+    site = json.loads((build.DIST / "site.json").read_text())
+    site["snapshot"]["size"] = size
+    context.route("**/site.json", lambda route: route.fulfill(json=site))
 
 
 def requests_and_warnings(context) -> tuple[list[str], list[str]]:
@@ -65,10 +72,11 @@ def requests_and_warnings(context) -> tuple[list[str], list[str]]:
 
 def test_the_snapshot_keeps_only_its_pages_that_are_not_zeros():
     stored = stored_snapshot()
-    size, count = struct.unpack_from("<II", stored)
-    starts_and_lengths = struct.unpack_from(f"<{2 * count}I", stored, 8)
+    mark, size, count = struct.unpack_from("<4sII", stored)
+    starts_and_lengths = struct.unpack_from(f"<{2 * count}I", stored, 12)
     ranges = list(zip(starts_and_lengths[::2], starts_and_lengths[1::2], strict=True))
-    data = stored[8 + 8 * count:]
+    data = stored[12 + 8 * count:]
+    assert mark == b"AGPS"
     assert size == json.loads((build.DIST / "site.json").read_text())["snapshot"]["size"]
     assert len(data) == sum(length for _, length in ranges) < size / 2
     assert all(start % PAGE == 0 for start, _ in ranges)
@@ -112,14 +120,19 @@ def test_python_starts_from_the_snapshot_and_not_from_the_wheel(new_context, sit
         (lambda context: serve_snapshot(context, gzip.compress(stored_snapshot()[:1_000_000])),
          "snapshot/memory.gz could not be inflated: it is smaller than site.json says"),
         (lambda context: serve_snapshot(context, gzip.compress(b"not all of Python's memory")),
-         "snapshot/memory.gz could not be inflated: it is 544501614 bytes, where site.json "
-         "says {size}"),  # b"not " is 544501614
+         "snapshot/memory.gz could not be inflated: it is not a snapshot (its first bytes "
+         "are not a snapshot's)"),
+        (lambda context: serve_snapshot(context, gzip.compress(b"AGPS" + bytes(12))),
+         "snapshot/memory.gz could not be inflated: it is 0 bytes, where site.json says {size}"),
+        (lambda context: claim_size(context, 8 * 1024 ** 3),
+         "site.json gives it a size of 8589934592 bytes, which no Python memory has"),
         (lambda context: serve_snapshot(context, altered_snapshot(slice(16, 20))),
          "restoring it failed: Snapshot build id mismatch"),
         (lambda context: serve_snapshot(context, altered_snapshot(slice(0, 4))),
          "restoring it failed: Snapshot has invalid magic number"),
     ],
-    ids=["missing", "corrupt", "short", "not-ours", "another-build", "not-a-snapshot"],
+    ids=["missing", "corrupt", "short", "not-ours", "another-size", "eight-gigabytes",
+         "another-build", "not-a-snapshot"],
 )
 def test_without_a_usable_snapshot_python_boots_fresh_and_says_why(new_context, site, serve,
                                                                     why):

@@ -44,6 +44,7 @@ export class Runtime extends EventTarget {
     this.phase = "idle";
     this.ready = false;
     this.worker = null;
+    this.failedToStart = false;
     this.wasm = null;
     this.memory = null;
   }
@@ -105,6 +106,7 @@ export class Runtime extends EventTarget {
     job.started = new Promise((resolve) => (job.begin = resolve));
     job.done = new Promise((resolve) => (job.resolve = resolve));
     this.queue.push(job);
+    if (this.failedToStart) this.restart(undefined, "loading Python again");
     this.start();
     this.pump();
     return job;
@@ -152,6 +154,7 @@ export class Runtime extends EventTarget {
    * sent to the old one).
    */
   restart(result = stopped(), phase = "restarting Python") {
+    this.failedToStart = false;
     this.worker.terminate();
     this.port.close();
     this.spawn();
@@ -171,13 +174,17 @@ export class Runtime extends EventTarget {
 
   /** The worker broke: during a run, that run ends in error and a fresh worker takes over. */
   fail(message) {
+    const cause = message.trim().split("\n")[0].replace(/^Error: /, ""); // the rest: the worker's stack
     if (this.current) {
-      const cause = message.trim().split("\n")[0]; // the rest is the worker's stack
       const error = `Python crashed and was restarted: ${cause}\n`;
       this.restart({ status: "error", error, line: null, tables: [] });
     } else {
-      this.setPhase(`failed: ${message}`);
-      for (const job of this.queue.splice(0)) job.resolve(stopped());
+      // Python could not start: the runs waiting for it end, saying so, and the
+      // next run() tries again in a fresh worker.
+      this.failedToStart = true;
+      this.setPhase(`failed: ${cause}`);
+      const error = `Python could not start: ${cause}\nPress Run to try again.\n`;
+      for (const job of this.queue.splice(0)) job.resolve({ status: "error", error, line: null, tables: [] });
       this.noteIdle();
     }
   }
