@@ -178,6 +178,30 @@ def test_the_solution_asks_first_until_an_attempt_failed_and_one_undo_brings_the
     assert ex.code == mine
 
 
+def test_the_attempt_the_solution_replaced_is_kept_and_a_reload_still_brings_it_back(
+    open_page
+):
+    ex = one_exercise(open_page)
+    mine = TWO_LEAVES + "# my try\n"
+    assert ex.attempt(mine)["passed"] is False
+    ex.button("Show solution").click()
+    assert ex.code == THREE_LEAVES
+    ex.page.wait_for_function(  # the solution is saved as the learner's code
+        "code => JSON.parse(localStorage.getItem('autograd-playground:add-c')).code === code",
+        arg=THREE_LEAVES)
+    ex.page.reload()
+    ex.wait_for("ready")
+    assert ex.code == THREE_LEAVES
+    switch = ex.element.locator("select.source")
+    assert switch.locator("option").all_inner_texts()[1].startswith(
+        "Your code before the solution (saved")
+    switch.select_option("before")
+    assert ex.code == mine
+    ex.button("Show solution").click()  # again: the attempt is kept once, not twice
+    assert ex.code == THREE_LEAVES
+    assert switch.locator("option").count() == 2
+
+
 FAKES = {
     "redefines AssertionError": "AssertionError = ZeroDivisionError\n",
     "shadows len": "len = lambda nodes: 3\n",
