@@ -182,6 +182,11 @@ def test_the_attempt_the_solution_replaced_is_kept_and_a_reload_still_brings_it_
     open_page
 ):
     ex = one_exercise(open_page)
+    switch = ex.element.locator("select.source")
+    ex.wait_for("ready")
+    ex.button("Show solution").click()
+    ex.button("Replace my code with the solution").click()
+    expect(switch).to_be_hidden()  # the author's code, untouched, is not kept as the learner's
     mine = TWO_LEAVES + "# my try\n"
     assert ex.attempt(mine)["passed"] is False
     ex.button("Show solution").click()
@@ -195,7 +200,6 @@ def test_the_attempt_the_solution_replaced_is_kept_and_a_reload_still_brings_it_
     ex.page.reload()
     ex.wait_for("ready")
     assert ex.code == THREE_LEAVES
-    switch = ex.element.locator("select.source")
     options = switch.locator("option").all_inner_texts()
     assert len(options) == 2 and options[1].startswith("Your code before the solution (saved")
     switch.select_option("before")

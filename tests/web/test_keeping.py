@@ -14,6 +14,8 @@ from playwright.sync_api import BrowserContext
 
 from tests.web.conftest import FINAL_STATES, Playground
 
+from .test_accessibility import axe_violations, readable
+
 KEY = "autograd-playground:/"
 MINE = "print('MY OWN WORK')"
 FRIENDS = "print('shared by a friend')\n"
@@ -308,6 +310,8 @@ def test_an_edit_that_storage_refused_stays_said_and_unsaved_across_a_switch_unt
     assert "Code from the link could not be saved" in notice(linked)
     assert switch(linked).locator("option").all_inner_texts()[1] \
         == "Code from the link (edited, not saved)"
+    violations = axe_violations(linked.page)
+    assert [v["id"] for v in violations] == [], readable(violations)
     with linked.page.expect_download() as download:
         linked.button("Download .py").click()
     assert open(download.value.path(), encoding="utf-8").read() == "print('draft') # more"

@@ -40,7 +40,6 @@ export class Keeper {
    */
   constructor({ key, fallback, linked, editor, say }) {
     this.key = key;
-    this.linked = linked;
     this.editor = editor;
     this.say = say;
     this.slots = store.keys().flatMap((k) => {
@@ -128,10 +127,11 @@ export class Keeper {
   }
 
   /** Keep what `slot` holds now, which `replacement` is about to take the place of: returns
-   *  the slot that keeps it (one that holds it already, or a new one), or null if the same. */
+   *  the slot that keeps it (one that holds it already, or a new one), or null when it is
+   *  the same, or not the learner's (the starting code, or a link's, as it came). */
   keepBefore(slot, replacement, reason) {
     const code = this.textOf(slot);
-    if (code === replacement) return null;
+    if (code === replacement || (!slot.dirty && slot.savedAt === undefined)) return null;
     const kept = (s) => s !== slot && (s.dirty || s.savedAt !== undefined) && this.textOf(s) === code;
     return this.slots.find(kept)
       ?? this.add({ key: newKey(`${this.key}:before:`), kind: "before", code, before: reason, dirty: true });
