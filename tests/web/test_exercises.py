@@ -178,6 +178,34 @@ def test_the_solution_asks_first_until_an_attempt_failed_and_one_undo_brings_the
     assert ex.code == mine
 
 
+def test_the_attempt_the_solution_replaced_is_kept_and_a_reload_still_brings_it_back(
+    open_page
+):
+    ex = one_exercise(open_page)
+    switch = ex.element.locator("select.source")
+    ex.wait_for("ready")
+    ex.button("Show solution").click()
+    ex.button("Replace my code with the solution").click()
+    expect(switch).to_be_hidden()  # the author's code, untouched, is not kept as the learner's
+    mine = TWO_LEAVES + "# my try\n"
+    assert ex.attempt(mine)["passed"] is False
+    ex.button("Show solution").click()
+    ex.press_in_editor("Control+z")
+    assert ex.code == mine
+    ex.button("Show solution").click()  # again: the same attempt is kept once, not twice
+    assert ex.code == THREE_LEAVES
+    ex.page.wait_for_function(  # the solution is saved as the learner's code
+        "code => JSON.parse(localStorage.getItem('autograd-playground:add-c')).code === code",
+        arg=THREE_LEAVES)
+    ex.page.reload()
+    ex.wait_for("ready")
+    assert ex.code == THREE_LEAVES
+    options = switch.locator("option").all_inner_texts()
+    assert len(options) == 2 and options[1].startswith("Your code before the solution (saved")
+    switch.select_option("before")
+    assert ex.code == mine
+
+
 FAKES = {
     "redefines AssertionError": "AssertionError = ZeroDivisionError\n",
     "shadows len": "len = lambda nodes: 3\n",

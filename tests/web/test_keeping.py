@@ -14,6 +14,8 @@ from playwright.sync_api import BrowserContext
 
 from tests.web.conftest import FINAL_STATES, Playground
 
+from .test_accessibility import axe_violations, readable
+
 KEY = "autograd-playground:/"
 MINE = "print('MY OWN WORK')"
 FRIENDS = "print('shared by a friend')\n"
@@ -35,11 +37,77 @@ def type_code(playground: Playground, text: str) -> None:
     playground.page.keyboard.type(text)
 
 
-def saved(playground: Playground, text: str, key: str = KEY) -> None:
-    """Wait until `text` is what localStorage keeps under `key`."""
+def saved(playground: Playground, text: str) -> None:
+    """Wait until `text` is what localStorage keeps as the learner's code."""
     playground.page.wait_for_function(
         "([key, text]) => JSON.parse(localStorage.getItem(key) ?? 'null')?.code === text",
-        arg=[key, text])
+        arg=[KEY, text])
+
+
+def drafts(playground: Playground) -> list[str]:
+    """The codes of every link's draft localStorage keeps, in no order."""
+    return playground.page.evaluate(
+        "key => Object.keys(localStorage).filter(k => k.startsWith(key))"
+        ".map(k => JSON.parse(localStorage.getItem(k)).code)", KEY + ":link")
+
+
+def draft_saved(playground: Playground, text: str) -> None:
+    """Wait until `text` is what localStorage keeps as one of the links' drafts."""
+    playground.page.wait_for_function(
+        "([key, text]) => Object.keys(localStorage).some(k => k.startsWith(key)"
+        " && JSON.parse(localStorage.getItem(k)).code === text)", arg=[KEY + ":link", text])
+
+
+def append_code(playground: Playground, text: str) -> None:
+    """Type `text` at the end of the editor's text."""
+    playground.element.locator(".cm-content").click()
+    playground.page.keyboard.press("Control+End")
+    playground.page.keyboard.type(text)
+
+
+def fill_storage(playground: Playground) -> None:
+    """Fill localStorage to the last character it takes."""
+    playground.page.evaluate("""() => {
+        let n = 0;
+        for (let size = 1 << 20; size >= 1; size >>= 1) {
+            const filler = "x".repeat(size);
+            for (;;) {
+                try { localStorage.setItem(`filler-${n++}`, filler); } catch { break; }
+            }
+        }
+    }""")
+
+
+def free_storage(playground: Playground) -> None:
+    playground.page.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('filler-'))"
+                             ".forEach(k => localStorage.removeItem(k))")
+
+
+def wait_for_notice(playground: Playground, text: str) -> None:
+    playground.page.wait_for_function(
+        "text => document.querySelector('autograd-playground').shadowRoot"
+        ".querySelector('.notice').textContent.includes(text)", arg=text)
+
+
+def listen_for_save(playground: Playground, text: str) -> None:
+    """From now on, note when another tab saves `text`; `heard` waits for it. The page's own
+    listener came first, so once this one has heard the save, the page has handled it."""
+    playground.page.evaluate("""text => { window.heard = new Promise(done =>
+        addEventListener("storage", (e) => { if (e.newValue?.includes(text)) done(); })); }""",
+                             text)
+
+
+def heard(playground: Playground) -> None:
+    playground.page.evaluate("() => window.heard")
+
+
+def codes_in_switch(playground: Playground) -> list[str]:
+    """The code each of the switch's options shows, picked in turn."""
+    shown = []
+    for value in switch(playground).locator("option").evaluate_all("os => os.map(o => o.value)"):
+        switch(playground).select_option(value)
+        shown.append(playground.code)
+    return shown
 
 
 def close(playground: Playground) -> None:
@@ -83,7 +151,7 @@ def test_an_edited_links_code_is_kept_as_a_draft_beside_the_learners_own(playgro
     saved(playground, MINE)
     linked = open_tab(context, f"{site}#code={encoded(FRIENDS)}")
     type_code(linked, "print('the friend's code, edited')")
-    saved(linked, "print('the friend's code, edited')", key=KEY + ":link")
+    draft_saved(linked, "print('the friend's code, edited')")
     close(linked)
 
     plain = open_tab(context, site)
@@ -108,19 +176,9 @@ def test_an_empty_link_says_so_and_leaves_the_learners_code(playground, site):
 
 
 def test_a_full_storage_is_said_with_the_code_offered_as_a_download(playground):
-    playground.page.evaluate("""() => {
-        let n = 0;
-        for (let size = 1 << 20; size >= 1; size >>= 1) {
-            const filler = "x".repeat(size);
-            for (;;) {
-                try { localStorage.setItem(`filler-${n++}`, filler); } catch { break; }
-            }
-        }
-    }""")
+    fill_storage(playground)
     type_code(playground, MINE)
-    playground.page.wait_for_function(
-        "() => document.querySelector('autograd-playground').shadowRoot"
-        ".querySelector('.notice').textContent.includes('could not be saved')")
+    wait_for_notice(playground, "could not be saved")
     with playground.page.expect_download() as download:
         playground.button("Download .py").click()
     assert download.value.suggested_filename == "playground.py"
@@ -162,7 +220,12 @@ def test_a_tab_with_an_unsaved_edit_keeps_it_and_is_told_of_the_other_tabs_save(
     assert first.code == "print('first tab, unsaved')"
     assert "changed in another tab" in notice(first)
     close(first)
-    assert open_tab(second.page.context, site).code == "print('second tab')"
+    reopened = open_tab(second.page.context, site)
+    assert reopened.code == "print('second tab')"
+    assert switch(reopened).locator("option").all_inner_texts()[1].startswith(
+        "Your code before another tab's edit (saved")  # what the first tab typed, kept beside it
+    switch(reopened).select_option("before")
+    assert reopened.code == "print('first tab, unsaved')"
 
 
 def test_a_link_never_runs_by_itself(open_playground, site):
@@ -183,8 +246,101 @@ def test_a_tab_on_a_link_keeps_that_links_code_when_another_tab_edits_another_li
     first = open_tab(context, f"{site}#code={encoded(FRIENDS)}")
     second = open_tab(context, f"{site}#code={encoded('print(2)')}")
     type_code(second, "print('another link, edited')")
-    saved(second, "print('another link, edited')", key=KEY + ":link")
+    draft_saved(second, "print('another link, edited')")
     playground.page.wait_for_function(  # the plain tab's switch now offers that draft
         "() => document.querySelector('autograd-playground').shadowRoot"
         ".querySelector('select.source').textContent.includes('edited')")
     assert first.code == FRIENDS
+
+
+def test_a_reload_after_editing_a_links_code_shows_the_edit_and_the_next_keystroke_keeps_it(
+    playground, site
+):
+    context = playground.page.context
+    type_code(playground, MINE)
+    saved(playground, MINE)
+    linked = open_tab(context, f"{site}#code={encoded(FRIENDS)}")
+    type_code(linked, "print('the friend's code, edited')")
+    draft_saved(linked, "print('the friend's code, edited')")
+    linked.page.reload()
+    linked.wait_for("ready")
+    assert linked.code == "print('the friend's code, edited')"
+    assert "yours is kept" in notice(linked)
+    append_code(linked, "!")
+    draft_saved(linked, "print('the friend's code, edited')!")
+    assert drafts(linked) == ["print('the friend's code, edited')!"]
+    switch(linked).select_option("yours")
+    assert linked.code == MINE
+
+
+def test_two_tabs_on_two_links_each_keep_their_own_edit_through_undo_and_closing(playground, site):
+    context = playground.page.context
+    first = open_tab(context, f"{site}#code={encoded(FRIENDS)}")
+    second = open_tab(context, f"{site}#code={encoded('print(2)')}")
+    type_code(first, "print('first link, edited')")
+    draft_saved(first, "print('first link, edited')")
+    listen_for_save(first, "second link, edited")
+    type_code(second, "print('second link, edited')")
+    draft_saved(second, "print('second link, edited')")
+    heard(first)
+    assert first.code == "print('first link, edited')"
+    first.element.locator(".cm-content").press("Control+z")
+    undone = first.code
+    assert undone != "print('first link, edited')"
+    draft_saved(first, undone)
+    assert "print('second link, edited')" in drafts(first)
+    close(second)
+    close(first)
+    shown = codes_in_switch(open_tab(context, site))
+    assert "print('second link, edited')" in shown and undone in shown
+
+
+def test_an_edit_that_storage_refused_stays_said_and_unsaved_across_a_switch_until_it_is_saved(
+    playground, site
+):
+    context = playground.page.context
+    link = f"{site}#code={encoded(FRIENDS)}"
+    linked = open_tab(context, link)
+    type_code(linked, "print('draft')")
+    draft_saved(linked, "print('draft')")
+    fill_storage(linked)
+    append_code(linked, " # more")
+    wait_for_notice(linked, "could not be saved")
+    switch(linked).select_option("yours")
+    assert "Code from the link could not be saved" in notice(linked)
+    assert switch(linked).locator("option").all_inner_texts()[1] \
+        == "Code from the link (edited, not saved)"
+    violations = axe_violations(linked.page)
+    assert [v["id"] for v in violations] == [], readable(violations)
+    with linked.page.expect_download() as download:
+        linked.button("Download .py").click()
+    assert open(download.value.path(), encoding="utf-8").read() == "print('draft') # more"
+    free_storage(linked)
+    close(linked)  # the tab saves what it could not before, as it closes
+    assert open_tab(context, link).code == "print('draft') # more"
+
+
+def test_a_switch_is_no_undo_step_so_undo_never_carries_one_code_into_another(playground, site):
+    context = playground.page.context
+    type_code(playground, MINE)
+    saved(playground, MINE)
+    linked = open_tab(context, f"{site}#code={encoded(FRIENDS)}")
+    switch(linked).select_option("yours")
+    linked.element.locator(".cm-content").press("Control+z")
+    assert linked.code == MINE
+    close(linked)
+    assert open_tab(context, site).code == MINE
+
+
+def test_reset_keeps_the_code_it_replaced_in_the_switch_across_a_reload(playground):
+    type_code(playground, MINE)
+    saved(playground, MINE)
+    playground.button("Reset").click()
+    assert "VTanh" in playground.code
+    saved(playground, playground.code)
+    playground.page.reload()
+    playground.wait_for("ready")
+    assert switch(playground).locator("option").all_inner_texts()[1].startswith(
+        "Your code before Reset (saved")
+    switch(playground).select_option("before")
+    assert playground.code == MINE

@@ -1,8 +1,9 @@
 // An exercise: a playground whose author wrote checks inside it (authored.js).
 // After each run its panel says that the code passed, or lists what failed in
 // the author's words; it gives the author's hints one at a time, on request,
-// and the solution, which replaces the code as one change that Ctrl+Z undoes
-// (until a run has failed, it asks first). A pass is remembered (progress.js).
+// and the solution, which replaces the code as one change that Ctrl+Z undoes,
+// the code it replaced kept in the playground's switch (until a run has
+// failed, it asks first). A pass is remembered (progress.js).
 //
 // For host pages and tests: `data-check="passed|failed|unchecked"` on the playground and
 // a "check-end" event (bubbling; detail: {passed, messages}) after each run.
@@ -18,7 +19,8 @@ const NOT_CHECKED = {
 export class Exercise {
   /**
    * @param {{checks: string[], hints: DocumentFragment[], solution: string|null}} parts
-   * @param {HTMLElement} host the playground: its `code`, its `view` (the editor), its events
+   * @param {HTMLElement} host the playground: its `code`, `replaceCode`, its `view` (the
+   *   editor), its events
    * @param {string} key where a pass is remembered
    */
   constructor({ checks, hints, solution }, host, key) {
@@ -40,8 +42,8 @@ export class Exercise {
     this.hintButton = button("", () => this.showHint());
     this.solutionButton = button("Show solution", () => this.askForSolution());
     this.solutionButton.hidden = solution === null;
-    const question = "The solution will replace your code in the editor (Ctrl+Z brings yours back). "
-      + "Show it before you have tried?";
+    const question = "The solution will replace your code in the editor (yours is kept in the switch "
+      + "above it, and Ctrl+Z brings it back). Show it before you have tried?";
     this.confirm = element("div", { className: "confirm", role: "group", ariaLabel: "Show the solution?" }, [
       element("p", { textContent: question }),
       button("Replace my code with the solution", () => this.loadSolution()),
@@ -113,12 +115,13 @@ export class Exercise {
     this.solutionButton.focus();
   }
 
-  /** The solution in the editor, as one change that Ctrl+Z undoes. */
+  /** The solution in the editor, as one change that Ctrl+Z undoes; the code it replaces
+   *  stays in the switch. */
   loadSolution() {
     this.confirm.hidden = true;
-    this.host.code = this.solution;
-    this.note.textContent =
-      "The solution is in the editor: press Run to check it, or Ctrl+Z to have your code back.";
+    this.host.replaceCode(this.solution, "the solution");
+    this.note.textContent = "The solution is in the editor: press Run to check it, or Ctrl+Z to have "
+      + "your code back (it is kept in the switch above the editor too).";
     this.host.view?.focus();
   }
 }

@@ -9,12 +9,15 @@
 //   events       "ready" (Python is up), "run-end" (detail: the run's result)
 //   exercises    data-check and "check-end", when the author wrote checks (exercise.js)
 //   methods      run(), stop(), reset(); property `code` (get and set)
+//   replaceCode  for the exercise's solution: an edit that Ctrl+Z undoes, and
+//                the code it replaces stays in the switch
 //   deadlines    the class's `deadlines` (Stop's grace, the picture's layouts;
 //                see deadlines.js), which a test sets to check each side
 //   fromLink     set before the element is connected when its code came from a
 //                link (embed.html does): then `autorun` is ignored
 // The learner's code is kept by keeper.js (saved after edits; a link's code
-// is a draft beside it, with a switch between the two).
+// is a draft beside it, and what the solution or Reset replaced is kept too,
+// with a switch between them).
 // Every playground on a page shares one Python worker (see runtime.js), which
 // starts when the first of them is about to be used (see lazy.js). The
 // author's attributes are described in options.js; without `theme`, it is light
@@ -88,18 +91,34 @@ class AutogradPlayground extends HTMLElement {
   }
 
   async mountEditor() {
-    const editor = await editorModule;
-    this.editor = editor;
-    this.view = editor.createEditor({
+    this.editor = await editorModule;
+    this.view = this.newView(this.pendingCode);
+    this.placeholder.remove();
+    if (this.errorLine) this.markLine(this.errorLine); // a run that ended before it was seen
+  }
+
+  newView(doc) {
+    return this.editor.createEditor({
       parent: this.editorBox,
       root: this.shadowRoot,
-      doc: this.pendingCode,
+      doc,
       readOnly: this.readOnly,
       dark: this.dark,
       onChange: () => this.keeper?.edited(),
     });
-    this.placeholder.remove();
-    if (this.errorLine) this.markLine(this.errorLine); // a run that ended before it was seen
+  }
+
+  /** Show another of the kept codes (the switch) in an editor of its own: undo never
+   *  carries one code's text into another. */
+  showCode(text) {
+    if (!this.view) {
+      this.pendingCode = this.placeholder.textContent = text;
+      return;
+    }
+    const focused = this.view.hasFocus;
+    this.view.destroy();
+    this.view = this.newView(text);
+    if (focused) this.view.focus();
   }
 
   build() {
@@ -114,7 +133,7 @@ class AutogradPlayground extends HTMLElement {
     this.stopButton = button("Stop", "Stop the running code", () => this.stop());
     this.status = element("span", { className: "status", role: "status" });
     this.notice = element("span", { className: "notice", role: "status" });
-    this.downloadButton = button("Download .py", "Save the code as a Python file", () => downloadPy(this.code));
+    this.downloadButton = button("Download .py", "Save the code as a Python file", () => downloadPy(this.offered()));
     this.downloadButton.hidden = true;
     this.link = element("input", { className: "link", readOnly: true, hidden: true, ariaLabel: "Share link" });
     this.output = element("pre", { className: "output", role: "log", ariaLabel: "Output" });
@@ -206,7 +225,7 @@ class AutogradPlayground extends HTMLElement {
       fallback: this.defaultCode,
       linked: draft,
       editor: this,
-      say: (text, offerDownload) => this.say(text, offerDownload),
+      say: (text, download) => this.say(text, download),
     });
     return this.keeper.code;
   }
@@ -298,8 +317,15 @@ class AutogradPlayground extends HTMLElement {
 
   /** Back to the default code, as one change that Ctrl+Z undoes. */
   reset() {
-    this.code = this.defaultCode;
+    this.replaceCode(this.defaultCode, "Reset");
     this.view?.focus();
+  }
+
+  /** Put `text` in the editor as one change that Ctrl+Z undoes; the code it replaces is
+   *  kept in the switch, named as the code before `reason` ("the solution", "Reset"). */
+  replaceCode(text, reason) {
+    if (this.keeper) this.keeper.replace(text, reason);
+    else this.code = text;
   }
 
   /** Copy a link that opens this code; also shown in a field, for when copying is not allowed. */
@@ -309,7 +335,7 @@ class AutogradPlayground extends HTMLElement {
     if (link.length > MAX_LINK_CHARS) {
       this.link.hidden = true;
       const size = `${link.length.toLocaleString("en")} characters; browsers open up to ${MAX_LINK_CHARS.toLocaleString("en")}`;
-      this.say(`This code is too long for a link (${size}): download it instead.`, true);
+      this.say(`This code is too long for a link (${size}): download it instead.`, () => this.code);
       return;
     }
     this.link.value = link;
@@ -353,10 +379,12 @@ class AutogradPlayground extends HTMLElement {
     this.status.textContent = text;
   }
 
-  /** Tell the learner about their code (kept, linked, too long), beside the run's status. */
-  say(text, offerDownload = false) {
+  /** Tell the learner about their code (kept, linked, too long), beside the run's status;
+   *  with `download`, offer what it gives as a file. */
+  say(text, download = null) {
     this.notice.textContent = text;
-    this.downloadButton.hidden = !offerDownload;
+    this.offered = download;
+    this.downloadButton.hidden = !download;
   }
 }
 

@@ -47,6 +47,14 @@ export const store = {
       return null;
     }
   },
+  /** Every key kept; none when storage is switched off. */
+  keys() {
+    try {
+      return Object.keys(localStorage);
+    } catch {
+      return [];
+    }
+  },
   set(key, value) {
     try {
       localStorage.setItem(key, value);
