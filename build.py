@@ -298,7 +298,8 @@ def bundle() -> None:
     service-worker.js must stay at the top of dist/, since they find the site's files
     from their own URLs."""
     common = ["--bundle", "--format=esm", "--target=es2022", "--minify", "--sourcemap",
-              "--log-level=warning", f"--outdir={DIST}"]
+              "--log-level=warning", f"--outdir={DIST}",
+              f"--define:BUILD_ID={json.dumps(build_id())}"]
     run(esbuild(), WEB / "src" / "embed.js", *common, "--splitting",
         "--loader:.css=text", "--loader:.py=text", "--chunk-names=chunks/[name]-[hash]")
     run(esbuild(), WEB / "src" / "layout-worker.js", *common)
@@ -309,6 +310,20 @@ def bundle() -> None:
     chunks = sorted(f"chunks/{p.name}" for p in (DIST / "chunks").glob("*.js"))
     run(esbuild(), WEB / "service-worker.js", *common,
         f"--define:KEPT_SCRIPTS={json.dumps([pyodide_script, *chunks])}")
+
+
+@functools.cache
+def build_id() -> str:
+    """What identifies this build: a hash of the engine's and the site's sources (and of
+    the npm lockfile, which pins Pyodide). The page, its Python worker and site.json each
+    carry it, so that a page open while a new build is deployed never runs with the new
+    worker, nor hands it what the old one had."""
+    digest = hashlib.sha256()
+    sources = [*ROOT.joinpath("engine").rglob("*.py"),
+               *(p for p in WEB.rglob("*") if p.is_file() and "node_modules" not in p.parts)]
+    for path in sorted(sources):
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def content_addressed(path: str, file: Path) -> str:
@@ -335,7 +350,8 @@ def copy_site(engine: Path, micropip: Path) -> None:
     for name in runner_files():
         (DIST / name).parent.mkdir(exist_ok=True)
         shutil.copy2(WEB / name, DIST / name)
-    manifest = {"engine": f"wheels/{engine.name}", "micropip": f"wheels/{micropip.name}",
+    manifest = {"build": build_id(),
+                "engine": f"wheels/{engine.name}", "micropip": f"wheels/{micropip.name}",
                 "runner": {"module": RUNNER, "files": runner_files()}}
     write_site_json(manifest)
 
@@ -368,9 +384,11 @@ def make_snapshot(engine: Path) -> None:
     manifest = json.loads((DIST / "site.json").read_text())
     manifest["snapshot"] = {"memory": "snapshot/memory.gz",
                             "sha256": hashlib.sha256(gzipped).hexdigest(),
-                            # Unpacked (its first word), for the worker's buffer.
+                            # Unpacked (its second word, after its mark), for the
+                            # worker's buffer.
                             "size": int.from_bytes(
-                                zlib.decompressobj(wbits=31).decompress(gzipped, 4), "little"),
+                                zlib.decompressobj(wbits=31).decompress(gzipped, 8)[4:],
+                                "little"),
                             "files": "snapshot/files.json"}
     write_site_json(manifest)
 

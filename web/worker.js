@@ -10,13 +10,15 @@
 // Its name:      "python", or "python (restarted)" when the boot message hands on the
 //                wasm (and maybe the memory) of the worker before
 // Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer,
-//                 wasm?: WebAssembly.Module, memory?: ArrayBuffer}  from the worker before
+//                 wasm?: WebAssembly.Module, memory?: ArrayBuffer}  from the worker before,
+//                 build}                        the page's build, which must be this worker's
 // Port in:       {type: "run", id, code, checks}  checks: the exercise's, a list of Python texts
 //                {type: "ping", id}           answered once every message before it is handled,
 //                                             in a task of its own: a closed worker runs none
 // Port out:      {type: "phase", phase}       "installing the engine" (after a fresh boot)
-//                {type: "ready", wasm, memory}  Pyodide's WebAssembly.Module and the snapshot's
-//                                             memory as restored (transferred), or nulls
+//                {type: "ready", wasm, memory, build}  Pyodide's WebAssembly.Module and the
+//                                             snapshot's memory as restored (transferred), or
+//                                             nulls; and this worker's build (BUILD_ID)
 //                {type: "output", id, batch}  JSON of [[stream, text], ...]
 //                {type: "result", id, result, reached}  JSON from playground_runner.run, and
 //                                             what the code did that reached into the playground
@@ -81,7 +83,16 @@ const emscriptenScript = import(PYODIDE_SCRIPT);
 // first one does not wait for that message: it is handled only after the tasks
 // that load (the wasm streaming in, Pyodide's script), a tenth of a second or more.
 const RESTARTED = self.name === "python (restarted)";
-const handedOn = RESTARTED ? booted : Promise.resolve({});
+// A page, its worker and site.json are of one build (build.py's BUILD_ID): a page
+// open while a new build was deployed may start this worker of the new one.
+class NewVersion extends Error {}
+const NEW_VERSION = "a new version of the playground is on the site: reload the page to use it";
+const sameBuild = (boot) => {
+  if (boot.build !== BUILD_ID) throw new NewVersion(NEW_VERSION);
+  return boot;
+};
+// What the worker before had is used only by a worker of its build.
+const handedOn = RESTARTED ? booted.then(sameBuild) : Promise.resolve({});
 // Pyodide's wasm, compiled from the start while the scripts above load and the
 // snapshot downloads: Pyodide itself would start only once its 1.2 MB script has run.
 const WASM = here("pyodide/pyodide.asm.wasm");
@@ -123,6 +134,8 @@ serve();
 // one, a restore that fails), it boots fresh and the console says why.
 async function boot() {
   const site = await siteJson;
+  if (site.build !== BUILD_ID) throw new NewVersion(NEW_VERSION);
+  await handedOn;
   const { loadPyodide } = await pyodideModule;
   try {
     await Promise.race([restore(site, loadPyodide), wasmFailed]);
@@ -198,7 +211,7 @@ async function snapshotMemory(site, handedOnMemory) {
   }
   const { stored, key } = await snapshotStored;
   const { size } = site.snapshot;
-  if (!Number.isSafeInteger(size) || size <= 0 || size > MAX_SNAPSHOT_BYTES || size % 65536) {
+  if (!Number.isSafeInteger(size) || size <= 0 || size > MAX_SNAPSHOT_BYTES) {
     throw new UnusableSnapshot(`site.json gives it a size of ${size} bytes, which no Python memory has`);
   }
   const memory = new Uint8Array(size);
@@ -433,16 +446,18 @@ function restoreGlobals(before) {
 
 /** Answer the page over its port, one message at a time, in order, even across awaits. */
 async function serve() {
-  const { port: page, interrupt: buffer } = await booted;
+  const boot = await booted;
+  const { port: page, interrupt: buffer } = boot;
   const fail = (error) => post(page, { type: "failed", message: toString(error?.stack ?? error) });
   let queue = started
     .then(() => {
+      sameBuild(boot);
       if (buffer) {
         interrupt = buffer;
         pyodide.setInterruptBuffer(interrupt);
       }
       watchRealm(); // before any learner code
-      const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory };
+      const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory, build: BUILD_ID };
       post(page, ready, restoredMemory ? [restoredMemory] : []);
     })
     .catch(fail);

@@ -25,6 +25,7 @@ const FIELDS = {
   ready: {
     wasm: (v) => v === null || v instanceof WebAssembly.Module,
     memory: (v) => v === null || v instanceof ArrayBuffer,
+    build: isText, // the worker's build (build.py): the page's own, or it is not used
   },
   output: { id: isId, batch: (v) => typeof v === "string" },
   // `reached`: what the code did that reached into the playground itself (worker.js).

@@ -31,6 +31,8 @@ import { checkMessage, Malformed, MAX_OUTPUT_CHARS, parseBatch, parseResult } fr
 import { keepScriptsForNextLoad } from "./script-cache.js";
 
 const INTERRUPT_EVERY_MS = 50;
+// The page's build (build.py), which every worker it starts must be of.
+const NEW_VERSION = "a new version of the playground is on the site: reload the page to use it";
 const SIGINT = 2;
 
 export class Runtime extends EventTarget {
@@ -91,7 +93,7 @@ export class Runtime extends EventTarget {
     );
     const { wasm, memory } = this;
     this.memory = null; // the worker's now, until it hands it back
-    const boot = { type: "boot", port: port2, interrupt: this.buffer, wasm, memory };
+    const boot = { type: "boot", port: port2, interrupt: this.buffer, wasm, memory, build: BUILD_ID };
     this.worker.postMessage(boot, memory ? [port2, memory] : [port2]);
   }
 
@@ -208,6 +210,8 @@ export class Runtime extends EventTarget {
       throw new Malformed(`"${type}" after Python was ready`);
     } else if (type === "phase") {
       this.setPhase(message.phase);
+    } else if (type === "ready" && message.build !== BUILD_ID) {
+      this.fail(NEW_VERSION); // a worker of another build: nothing of it is run or kept
     } else if (type === "ready") {
       this.ready = true;
       this.wasm = message.wasm ?? this.wasm; // for the next worker's Python
