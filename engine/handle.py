@@ -61,10 +61,24 @@ class Handle:
         g = self.graph
         if type(other) is Handle and other.graph is g:  # the common case, without a call
             return Handle(g, fn(g, self.index, other.index))
-        return Handle(g, fn(g, self.index, self._operand(other, symbol)))
+        return self._with(fn, other, symbol, reflected=False)
 
     def _reflected(self, fn: Callable[[Graph, int, int], int], other: Any, symbol: str) -> Handle:
-        return Handle(self.graph, fn(self.graph, self._operand(other, symbol), self.index))
+        return self._with(fn, other, symbol, reflected=True)
+
+    def _with(self, fn: Callable[[Graph, int, int], int], other: Any, symbol: str,
+              reflected: bool) -> Handle:
+        """fn of this node and `other`, a Handle or a number made a leaf first: should fn
+        refuse (a division by zero), the leaf goes too, so the graph is as it was."""
+        g = self.graph
+        size = len(g)
+        operand = self._operand(other, symbol)
+        try:
+            index = fn(g, operand, self.index) if reflected else fn(g, self.index, operand)
+        except BaseException:
+            g._truncate(size)
+            raise
+        return Handle(g, index)
 
     def _unary(self, fn: Callable[[Graph, int], int]) -> Handle:
         return Handle(self.graph, fn(self.graph, self.index))
