@@ -272,7 +272,7 @@ def VRelu(g: Graph, a: int) -> int:
     if not (type(a) is int and 0 <= a < n):
         raise bad_operand(g, "VRelu", a=a)
     x = data[a]
-    data.append(x if x > 0 or x != x else 0.0)
+    data.append(0.0 if x < 0 else x)  # -0.0 and nan pass as they are (as torch, micrograd)
     g._kind.append(Relu)
     g._a.append(a)
     g._b.append(None)
@@ -326,6 +326,8 @@ def ieee_div(x: float, y: float) -> float:
 def ieee_pow(x: float, k: float) -> float:
     """x ** k as IEEE floats do it: overflow and 0 ** -k give ±inf, and a negative base
     with a fractional exponent gives nan."""
+    if x == 0 and (k == 0.5 or k == -0.5):  # torch's sqrt and 1 / sqrt: a zero keeps its sign
+        return x if k > 0 else math.copysign(math.inf, x)
     try:
         return math.pow(x, k)
     except OverflowError:
