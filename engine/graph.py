@@ -139,15 +139,19 @@ class Nodes(Sequence[Value]):
     @overload
     def __getitem__(self, i: slice) -> list[Value]: ...
     def __getitem__(self, i: int | slice) -> Value | list[Value]:
-        n = len(self._graph._data)
         if isinstance(i, slice):
-            return [Value._view(self._graph, j) for j in range(*i.indices(n))]
+            return [Value._view(self._graph, j) for j in range(*i.indices(len(self)))]
+        return Value._view(self._graph, self._position(i))
+
+    def _position(self, i: int) -> int:
+        """Index i of a node (negative from the end), or an IndexError naming it."""
+        n = len(self)
         index = operator.index(i)
         if index < 0:
             index += n
         if not 0 <= index < n:
             raise IndexError(f"node index {i} out of range (the graph has {n} nodes)")
-        return Value._view(self._graph, index)
+        return index
 
     def __iter__(self) -> Iterator[Value]:
         g = self._graph
@@ -161,13 +165,19 @@ class Nodes(Sequence[Value]):
         node.data, node.grad, node.op, node.label = v.data, v.grad, v.op, v.label
 
     def __delitem__(self, i: int | slice) -> None:
-        n = len(self)
-        start, stop, step = (i if isinstance(i, slice) else
-                             slice(operator.index(i), None if i == -1 else i + 1)).indices(n)
-        if step != 1 or stop < n:
+        """Delete as a list does, when what goes is the newest nodes (or nothing)."""
+        if isinstance(i, slice):
+            doomed = range(*i.indices(len(self)))
+        else:
+            index = self._position(i)
+            doomed = range(index, index + 1)
+        if not doomed:
+            return
+        first = min(doomed)
+        if len(doomed) != len(self) - first:
             raise ValueError("only the newest nodes can be deleted (del g.nodes[k:]): later "
                              "ops refer to the others by index")
-        self._graph._truncate(start)
+        self._graph._truncate(first)
 
     def append(self, v: Value) -> None:
         """Move Value v into the graph as its newest node: v is that node from now on."""

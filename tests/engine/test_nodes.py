@@ -71,3 +71,37 @@ def test_an_index_past_the_end_names_the_graphs_size():
     g, *_ = small_graph()
     with pytest.raises(IndexError, match=r"node index 3 out of range \(the graph has 3 nodes\)"):
         g.nodes[3]
+
+
+@pytest.mark.parametrize("index", [3, 50, -4, -100])
+def test_deleting_a_node_past_either_end_names_the_index_and_the_graphs_size(index):
+    g, *_ = small_graph()
+    with pytest.raises(IndexError, match=rf"node index {index} out of range \(the graph has 3 "
+                                         r"nodes\)"):
+        del g.nodes[index]
+    assert len(g.nodes) == 3
+
+
+@pytest.mark.parametrize("empty", [slice(1, 1), slice(3, None), slice(50, 60), slice(2, 0),
+                                   slice(-100, -100), slice(0, 3, -1)])
+def test_deleting_an_empty_slice_deletes_nothing(empty):
+    g, *_ = small_graph()
+    del g.nodes[empty]
+    assert [v.data for v in g.nodes] == [2.0, 3.0, 6.0]
+
+
+@pytest.mark.parametrize(("newest", "left"), [
+    (-1, 2), (2, 2), (slice(2, 100), 2), (slice(-2, None), 1), (slice(None, None, -1), 0),
+    (slice(-1, None, 5), 2), (slice(None, 0, -1), 1)])
+def test_any_index_or_slice_that_names_exactly_the_newest_nodes_deletes_them(newest, left):
+    g, *_ = small_graph()
+    del g.nodes[newest]
+    assert len(g.nodes) == left
+
+
+@pytest.mark.parametrize("middle", [0, -3, 1, slice(0, 1), slice(None, None, 2), slice(1, 2)])
+def test_deleting_a_node_later_ones_may_refer_to_is_refused(middle):
+    g, *_ = small_graph()
+    with pytest.raises(ValueError, match="only the newest nodes can be deleted"):
+        del g.nodes[middle]
+    assert len(g.nodes) == 3
