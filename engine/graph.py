@@ -37,13 +37,14 @@ class Value:
     work as the course writes them.
     """
 
-    __slots__ = ("_graph", "_index")
+    __slots__ = ("_graph", "_index", "_cut")
 
     def __init__(
         self, data: float, grad: float = 0.0, op: Any = None, label: str | None = None
     ) -> None:
         self._graph = Graph()
         self._index = 0
+        self._cut = self._graph._cut
         self._graph._append(data, grad, op, label)
 
     @classmethod
@@ -51,23 +52,35 @@ class Value:
         v = object.__new__(cls)
         v._graph = g
         v._index = index
+        v._cut = g._cut
         return v
+
+    # Each read and write first checks that no deletion took the node (see Graph._cut);
+    # data's and grad's check is written out, as a call would cost as much as the read.
 
     @property
     def data(self) -> Any:
+        if self._cut:
+            self._cut = caught_up(self._index, self._cut)
         return self._graph._data[self._index]
 
     @data.setter
     def data(self, x: Any) -> None:
+        if self._cut:
+            self._cut = caught_up(self._index, self._cut)
         self._graph._data[self._index] = x
 
     @property
     def grad(self) -> Any:
+        if self._cut:
+            self._cut = caught_up(self._index, self._cut)
         grads = self._graph._grad
         return grads[self._index] if self._index < len(grads) else 0.0
 
     @grad.setter
     def grad(self, x: Any) -> None:
+        if self._cut:
+            self._cut = caught_up(self._index, self._cut)
         grads = self._graph._grad
         if self._index >= len(grads):
             grads.extend([0.0] * (self._index + 1 - len(grads)))
@@ -75,18 +88,20 @@ class Value:
 
     @property
     def label(self) -> Any:
-        return self._graph._label.get(self._index)
+        g, i = self._row()
+        return g._label.get(i)
 
     @label.setter
     def label(self, label: Any) -> None:
+        g, i = self._row()
         if label is None:
-            self._graph._label.pop(self._index, None)
+            g._label.pop(i, None)
         else:
-            self._graph._label[self._index] = label
+            g._label[i] = label
 
     @property
     def op(self) -> Any:
-        g, i = self._graph, self._index
+        g, i = self._row()
         kind = g._kind[i]
         if kind is None:
             return None
@@ -97,12 +112,30 @@ class Value:
 
     @op.setter
     def op(self, op: Any) -> None:
-        g, i = self._graph, self._index
+        g, i = self._row()
         g._kind[i], g._a[i], g._b[i] = _op_parts(op)
+
+    def _row(self) -> tuple[Graph, int]:
+        """The graph and index of this view's node, once checked."""
+        if self._cut:
+            self._cut = caught_up(self._index, self._cut)
+        return self._graph, self._index
 
     def __repr__(self) -> str:
         label = f", label={self.label!r}" if self.label is not None else ""
         return f"Value(data={self.data!r}, grad={self.grad!r}, op={self.op!r}{label})"
+
+
+def caught_up(index: int, cut: list[Any]) -> list[Any]:
+    """The graph's `_cut` now, once sure that none of the deletions recorded from `cut` on
+    took node `index`; else the error naming the one that did, so that a view or a Handle
+    never reads or writes the node made in its node's place."""
+    while cut:
+        start, cut = cut
+        if start <= index:
+            raise ReferenceError(f"node {index} was deleted by del g.nodes[{start}:] (g.nodes"
+                                 f"[{index}] is another node now, if the graph grew again)")
+    return cut
 
 
 _new = tuple.__new__
@@ -186,7 +219,7 @@ class Nodes(Sequence[Value]):
                             f"make one with Value(data, grad, op, label)")
         g = self._graph
         g._append(v.data, v.grad, v.op, v.label)
-        v._graph, v._index = g, len(g._data) - 1
+        v._graph, v._index, v._cut = g, len(g._data) - 1, g._cut
 
     def extend(self, values: Iterable[Value]) -> None:
         for v in values:
@@ -206,7 +239,8 @@ class Graph:
     ops need not append one.
     """
 
-    __slots__ = ("_data", "_grad", "_kind", "_a", "_b", "_label", "lines", "backward_root")
+    __slots__ = ("_data", "_grad", "_kind", "_a", "_b", "_label", "_cut", "lines",
+                 "backward_root")
 
     def __init__(self) -> None:
         self._data: list[Any] = []
@@ -218,6 +252,10 @@ class Graph:
         self._b: list[Any] = []
         """The op's second operand or constant, or None."""
         self._label: dict[int, Any] = {}
+        self._cut: list[Any] = []
+        """Empty until the next deletion, which fills it with [the index it deleted from,
+        the next such list]: a view keeps the one current when it was made, so it reads
+        and writes while that is empty, and else catches up (see caught_up)."""
         self.lines: dict[int, int] = {}
         """The source line that made each node, while `record_lines` is on."""
         self.backward_root: int | None = None
@@ -251,6 +289,10 @@ class Graph:
 
     def _truncate(self, n: int) -> None:
         """Drop the nodes from index n on."""
+        if n >= len(self._data):
+            return
+        cut, self._cut = self._cut, []
+        cut += (n, self._cut)
         del self._data[n:], self._grad[n:], self._kind[n:], self._a[n:], self._b[n:]
         for i in [i for i in self._label if i >= n]:
             del self._label[i]
@@ -382,7 +424,7 @@ def columns(g: Any, fn: str) -> tuple[list[Any], list[Any], list[Any], list[Any]
 
 def _parts(v: Any) -> tuple[Any, Any, Any, Any]:
     if isinstance(v, Value):
-        g, i = v._graph, v._index
+        g, i = v._row()
         return g._data[i], g._kind[i], g._a[i], g._b[i]
     return getattr(v, "data", None), Opaque, getattr(v, "op", v), None
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import Add, Backward, Graph, MakeValue, Mul, VAdd, Value, VMul
+from engine import Add, Backward, Graph, Handle, MakeValue, Mul, VAdd, Value, VMul
 
 
 def small_graph() -> tuple[Graph, int, int, int]:
@@ -105,3 +105,43 @@ def test_deleting_a_node_later_ones_may_refer_to_is_refused(middle):
     with pytest.raises(ValueError, match="only the newest nodes can be deleted"):
         del g.nodes[middle]
     assert len(g.nodes) == 3
+
+
+STALE_USES = {
+    "v.data": lambda v, h: v.data,
+    "v.grad": lambda v, h: v.grad,
+    "v.op": lambda v, h: v.op,
+    "v.label": lambda v, h: v.label,
+    "v.data = 1.0": lambda v, h: setattr(v, "data", 1.0),
+    "v.grad = 1.0": lambda v, h: setattr(v, "grad", 1.0),
+    "h.data": lambda v, h: h.data,
+    "h.grad = 0": lambda v, h: setattr(h, "grad", 0),
+    "h * 2": lambda v, h: h * 2,
+    "h + h": lambda v, h: h + h,
+    "1 - h": lambda v, h: 1 - h,
+    "h ** 2": lambda v, h: h**2,
+    "h.tanh()": lambda v, h: h.tanh(),
+    "h.backward()": lambda v, h: h.backward(),
+}
+
+
+@pytest.mark.parametrize("use", STALE_USES.values(), ids=STALE_USES.keys())
+def test_a_value_or_handle_of_a_deleted_node_says_so_rather_than_use_its_successor(use):
+    g, *_ = small_graph()
+    v, h = g.nodes[2], Handle(g, 2)
+    del g.nodes[2:]
+    MakeValue(g, 99.0)
+    with pytest.raises(ReferenceError, match=r"node 2 was deleted by del g\.nodes\[2:\]"):
+        use(v, h)
+    assert [(v.data, v.grad) for v in g.nodes] == [(2.0, 0.0), (3.0, 0.0), (99.0, 0.0)]
+
+
+def test_values_and_handles_of_the_nodes_a_deletion_kept_go_on_as_before():
+    g, a, b, _ = small_graph()
+    v, h = g.nodes[b], Handle(g, b)
+    for step in range(3):  # a training loop's own pattern
+        del g.nodes[2:]
+        VMul(g, a, b)
+        assert v.data == h.data == 3.0 + step
+        h.data += 1
+    assert (h * 2).data == 12.0 and v.label == "b"
