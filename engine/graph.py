@@ -121,6 +121,16 @@ class Value:
             self._cut = caught_up(self._index, self._cut)
         return self._graph, self._index
 
+    def __eq__(self, other: object) -> bool:
+        """Two views of one node are one Value, as the course's list would hold it
+        (micrograd's build_topo keeps a set of them); of a deleted node, an error."""
+        if not isinstance(other, Value):
+            return NotImplemented
+        return self._row() == other._row()
+
+    def __hash__(self) -> int:
+        return hash((self._graph, self._index))
+
     def __repr__(self) -> str:
         label = f", label={self.label!r}" if self.label is not None else ""
         return f"Value(data={self.data!r}, grad={self.grad!r}, op={self.op!r}{label})"

@@ -145,3 +145,40 @@ def test_values_and_handles_of_the_nodes_a_deletion_kept_go_on_as_before():
         assert v.data == h.data == 3.0 + step
         h.data += 1
     assert (h * 2).data == 12.0 and v.label == "b"
+
+
+def test_two_values_of_one_node_are_equal_and_hash_alike_as_one_value():
+    g, a, b, c = small_graph()
+    v, w = g.nodes[c], g.nodes[c]
+    assert v == w and hash(v) == hash(w) and len({v, w}) == 1
+    assert v in g.nodes and g.nodes.index(v) == c and g.nodes.count(v) == 1
+    assert g.nodes[a] != g.nodes[b] and g.nodes[a] not in g.nodes[1:]
+    other, _, _, _ = small_graph()
+    assert other.nodes[c] != v and other.nodes[c] not in g.nodes
+    assert Value(6.0) != v and Value(6.0) not in g.nodes  # a Value by hand is its own graph's
+
+
+def test_micrograds_build_topo_ported_to_values_visits_each_node_once():
+    g = Graph()
+    a = MakeValue(g, 2.0)
+    root = VAdd(g, VMul(g, a, a), a)  # a is used three times
+    topo, visited = [], set()
+
+    def build_topo(v):
+        if v not in visited:
+            visited.add(v)
+            for child in v.op[: v.op.arity] if v.op is not None else ():
+                build_topo(g.nodes[child])
+            topo.append(v)
+
+    build_topo(g.nodes[root])
+    assert topo == [g.nodes[a], g.nodes[1], g.nodes[root]]
+
+
+def test_a_value_of_a_deleted_node_equals_nothing_it_could_be_mistaken_for():
+    g, *_ = small_graph()
+    visited = {g.nodes[2]}
+    del g.nodes[2:]
+    MakeValue(g, 99.0)
+    with pytest.raises(ReferenceError, match=r"node 2 was deleted by del g\.nodes\[2:\]"):
+        g.nodes[2] in visited  # noqa: B015
