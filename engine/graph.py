@@ -151,6 +151,11 @@ def caught_up(index: int, cut: list[Any]) -> list[Any]:
 _new = tuple.__new__
 
 
+def _text(bound: int | None) -> str:
+    """A slice's bound as it was written."""
+    return "" if bound is None else str(bound)
+
+
 def _op_parts(op: Any) -> tuple[Any, Any, Any]:
     """An op as the (kind, a, b) a Graph stores in its columns."""
     if op is None:
@@ -197,15 +202,48 @@ class Nodes(Sequence[Value]):
         return index
 
     def __iter__(self) -> Iterator[Value]:
+        """The nodes in order, up to the end the graph has at each step (as a list's)."""
         g = self._graph
-        return (Value._view(g, j) for j in range(len(g._data)))
+        j = 0
+        while j < len(g._data):
+            yield Value._view(g, j)
+            j += 1
 
-    def __setitem__(self, i: int, v: Value) -> None:
-        """Copy Value v's contents into node i."""
+    def __setitem__(self, i: int | slice, v: Value | Iterable[Value]) -> None:
+        """Copy Value v's contents into node i. A slice gets as many Values, each copied
+        into its node, or, where it ends at the newest node, any number in their place."""
+        if isinstance(i, slice):
+            self._assign_slice(i, v)
+            return
         node = self[i]
         if not isinstance(v, Value):
             raise TypeError(f"g.nodes holds Values, not {type(v).__name__}")
         node.data, node.grad, node.op, node.label = v.data, v.grad, v.op, v.label
+
+    def _assign_slice(self, i: slice, values: Iterable[Value]) -> None:
+        rows = []
+        for k, v in enumerate(values):
+            if not isinstance(v, Value):
+                raise TypeError(f"g.nodes holds Values: item {k} is a {type(v).__name__}")
+            rows.append((v.data, v.grad, v.op, v.label))
+        g, n = self._graph, len(self)
+        start, stop, step = i.indices(n)
+        targets = range(start, stop, step)
+        if len(rows) == len(targets):
+            for j, (data, grad, op, label) in zip(targets, rows, strict=True):
+                node = Value._view(g, j)
+                node.data, node.grad, node.op, node.label = data, grad, op, label
+        elif step == 1 and max(start, stop) >= n:
+            g._truncate(start)
+            for row in rows:
+                g._append(*row)
+        elif step == 1:
+            raise ValueError(f"g.nodes[{_text(i.start)}:{_text(i.stop)}] = {len(rows)} values "
+                             f"would move the nodes after them, which later ops refer to by "
+                             f"index: assign as many values, or to the newest nodes")
+        else:
+            raise ValueError(f"attempt to assign {len(rows)} values to an extended slice of "
+                             f"{len(targets)} nodes")
 
     def __delitem__(self, i: int | slice) -> None:
         """Delete as a list does, when what goes is the newest nodes (or nothing)."""
@@ -277,14 +315,7 @@ class Graph:
 
     @nodes.setter
     def nodes(self, values: Iterable[Value]) -> None:
-        values = list(values)
-        for i, v in enumerate(values):
-            if not isinstance(v, Value):
-                raise TypeError(f"g.nodes holds Values: item {i} is a {type(v).__name__}")
-        rows = [(v.data, v.grad, v.op, v.label) for v in values]
-        self._truncate(0)
-        for row in rows:
-            self._append(*row)
+        self.nodes[:] = values
 
     def _append(self, data: Any, grad: Any, op: Any, label: Any) -> None:
         kind, a, b = _op_parts(op)

@@ -182,3 +182,54 @@ def test_a_value_of_a_deleted_node_equals_nothing_it_could_be_mistaken_for():
     MakeValue(g, 99.0)
     with pytest.raises(ReferenceError, match=r"node 2 was deleted by del g\.nodes\[2:\]"):
         g.nodes[2] in visited  # noqa: B015
+
+
+def test_an_iterator_goes_on_as_a_lists_after_a_deletion_or_an_append():
+    g, *_ = small_graph()
+    nodes = iter(g.nodes)
+    first = next(nodes)
+    del g.nodes[1:]
+    assert list(nodes) == [] and first.data == 2.0
+    nodes = iter(g.nodes)
+    next(nodes)
+    MakeValue(g, 5.0)
+    assert [v.data for v in nodes] == [5.0]
+
+
+def test_a_slice_assigned_as_many_values_copies_each_into_its_node():
+    g, *_ = small_graph()
+    kept = g.nodes[2]
+    g.nodes[1:3] = [Value(8.0), Value(9.0, op=Mul(0, 1), label="y")]
+    assert [(v.data, v.op, v.label) for v in g.nodes] == [
+        (2.0, None, "a"), (8.0, None, None), (9.0, Mul(0, 1), "y")]
+    assert kept.data == 9.0  # node 2 is still node 2, as after g.nodes[2] = Value(9.0)
+    g.nodes[::2] = (Value(1.0), Value(3.0))
+    assert [v.data for v in g.nodes] == [1.0, 8.0, 3.0]
+
+
+@pytest.mark.parametrize(("target", "count", "datas"), [
+    (slice(2, None), 2, [2.0, 3.0, 7.0, 7.0]), (slice(1, 9), 0, [2.0]),
+    (slice(3, 3), 1, [2.0, 3.0, 6.0, 7.0]), (slice(None), 1, [7.0])])
+def test_the_newest_nodes_can_be_replaced_by_any_number_of_values(target, count, datas):
+    g, *_ = small_graph()
+    g.nodes[target] = [Value(7.0) for _ in range(count)]
+    assert [v.data for v in g.nodes] == datas
+
+
+@pytest.mark.parametrize(("target", "count", "message"), [
+    (slice(0, 1), 0, r"g.nodes\[0:1\] = 0 values would move the nodes after them"),
+    (slice(1, 1), 1, r"g.nodes\[1:1\] = 1 values would move the nodes after them"),
+    (slice(None, None, 2), 1, "attempt to assign 1 values to an extended slice of 2 nodes"),
+])
+def test_a_slice_assignment_that_would_move_nodes_is_refused_naming_it(target, count, message):
+    g, *_ = small_graph()
+    with pytest.raises(ValueError, match=message):
+        g.nodes[target] = [Value(7.0)] * count
+    assert [v.data for v in g.nodes] == [2.0, 3.0, 6.0]
+
+
+def test_a_slice_assignment_of_something_else_than_values_changes_nothing():
+    g, *_ = small_graph()
+    with pytest.raises(TypeError, match="g.nodes holds Values: item 1 is a float"):
+        g.nodes[1:3] = [Value(8.0), 9.0]
+    assert [v.data for v in g.nodes] == [2.0, 3.0, 6.0]
