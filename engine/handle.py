@@ -78,7 +78,7 @@ class Handle:
         """fn of this node and `other`, a Handle or a number made a leaf first: should fn
         refuse (a division by zero), the leaf goes too, so the graph is as it was."""
         g = self.graph
-        size = len(g)
+        size = len(g._data)
         mine = self._at()
         operand = self._operand(other, symbol)
         try:
