@@ -254,7 +254,7 @@ class Nodes(Sequence[Value]):
             doomed = range(index, index + 1)
         if not doomed:
             return
-        first = min(doomed)
+        first = min(doomed[0], doomed[-1])  # a range's ends, not a walk over it
         if len(doomed) != len(self) - first:
             raise ValueError("only the newest nodes can be deleted (del g.nodes[k:]): later "
                              "ops refer to the others by index")
