@@ -55,8 +55,9 @@ class Value:
         v._cut = g._cut
         return v
 
-    # Each read and write first checks that no deletion took the node (see Graph._cut);
-    # data's and grad's check is written out, as a call would cost as much as the read.
+    # Each read and write first checks that no deletion took the node (see Graph._cut):
+    # data, grad and reading op write the check out, as a call would cost as much as
+    # the read; label and setting op call _row.
 
     @property
     def data(self) -> Any:
@@ -101,7 +102,9 @@ class Value:
 
     @property
     def op(self) -> Any:
-        g, i = self._row()
+        if self._cut:
+            self._cut = caught_up(self._index, self._cut)
+        g, i = self._graph, self._index
         kind = g._kind[i]
         if kind is None:
             return None
@@ -149,6 +152,7 @@ def caught_up(index: int, cut: list[Any]) -> list[Any]:
 
 
 _new = tuple.__new__
+_new_object = object.__new__
 
 
 def _text(bound: int | None) -> str:
@@ -187,9 +191,14 @@ class Nodes(Sequence[Value]):
     @overload
     def __getitem__(self, i: slice) -> list[Value]: ...
     def __getitem__(self, i: int | slice) -> Value | list[Value]:
+        g = self._graph
+        if type(i) is int and 0 <= i < len(g._data):  # the course's own use, without a call
+            v = _new_object(Value)
+            v._graph, v._index, v._cut = g, i, g._cut
+            return v
         if isinstance(i, slice):
-            return [Value._view(self._graph, j) for j in range(*i.indices(len(self)))]
-        return Value._view(self._graph, self._position(i))
+            return [Value._view(g, j) for j in range(*i.indices(len(self)))]
+        return Value._view(g, self._position(i))
 
     def _position(self, i: int) -> int:
         """Index i of a node (negative from the end), or an IndexError naming it."""
