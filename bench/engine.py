@@ -1,13 +1,16 @@
 """The engine against micrograd 0.1.0, side by side in one run: prints ratios.
 
 1. one training step of micrograd's moons demo network, MLP(2, [16, 16, 1]) on 100 points
-   (forward, max-margin loss with L2, backward), median CPU time of interleaved repeats: with
-   Python's cyclic garbage collector off for both (the cost per node), then on (as users
-   run it: micrograd's closures make reference cycles the collector keeps chasing);
-2. bytes per node of that step's graph (tracemalloc);
-3. a 1,000,000-node chain: build and backward, in CPU seconds;
-4. the training step again inside Pyodide under Node (this script, run there with
-   `--step-only` by tests/pyodide/run.mjs, micrograd's pure wheel beside the engine's).
+   (forward, max-margin loss with L2, backward), written two ways: with engine.nn's MLP, and
+   op by op as the course writes code (a MakeValue, VAdd, VMul or VRelu call per node).
+   Median CPU time of interleaved repeats: with Python's cyclic garbage collector off for
+   both (the cost per node), then on (as users run it: micrograd's closures make reference
+   cycles the collector keeps chasing). Measured in this Python, in the newest other
+   CPython found (see other_pythons), and inside the built site's Pyodide under Node (this
+   script, run with `--steps-only` by tests/pyodide/run.mjs, micrograd's pure wheel beside
+   the engine's), then printed side by side;
+2. bytes per node of the engine.nn step's graph (tracemalloc);
+3. a 1,000,000-node chain: build and backward, in CPU seconds.
 
 Run with micrograd installed and dist/ built (`python build.py bench` sets that up).
 """
@@ -16,8 +19,12 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import random
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -30,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from micrograd import engine as mg  # noqa: E402
 from micrograd import nn as mgnn  # noqa: E402
 
-from engine import Backward, Graph, Handle, MakeValue, VAdd, VMul  # noqa: E402
+from engine import Backward, Graph, Handle, MakeValue, VAdd, VMul, VRelu  # noqa: E402
 from engine.nn import MLP  # noqa: E402
 from examples.moons import make_moons  # noqa: E402
 
@@ -38,9 +45,9 @@ POINTS = 100
 ROUNDS = 3
 STEPS_PER_ROUND = 3
 CHAIN = 1_000_000
-IN_PYODIDE = sys.platform == "emscripten"
-TARGETS = {False: 3, True: 8 if IN_PYODIDE else 20}
-"""How many times faster than micrograd the step is meant to be, collector off and on."""
+TARGETS = {"CPython": {False: 3, True: 20}, "Pyodide": {False: 3, True: 8}}
+"""How many times faster than micrograd a step is meant to be, collector off and on."""
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class OurStep:
@@ -65,6 +72,54 @@ class OurStep:
             reg = reg + Handle(g, VMul(g, p, p))
         total = data_loss + 1e-4 * reg
         Backward(g, total.index)
+        return total
+
+    def nodes(self) -> int:
+        return len(self.g.nodes) - self.n_params
+
+
+class CourseStep:
+    """The same step as the course writes code: a MakeValue, VAdd, VMul or VRelu call per
+    node, on the indices they return (OurStep's and micrograd's network and loss)."""
+
+    def __init__(self, points: list[tuple[float, float]], labels: list[int]) -> None:
+        self.points, self.labels = points, labels
+        g = self.g = Graph()
+        rng = random.Random(0)
+        sizes = [2, 16, 16, 1]
+        self.layers = [
+            [([MakeValue(g, rng.uniform(-1, 1)) for _ in range(nin)], MakeValue(g, 0.0))
+             for _ in range(nout)]
+            for nin, nout in zip(sizes, sizes[1:], strict=False)
+        ]
+        self.params = [p for layer in self.layers for w, b in layer for p in (*w, b)]
+        self.n_params = len(g.nodes)
+
+    def __call__(self) -> int:
+        g = self.g
+        del g.nodes[self.n_params :]
+        losses = []
+        for (x0, x1), yi in zip(self.points, self.labels, strict=True):
+            x = [MakeValue(g, x0), MakeValue(g, x1)]
+            for depth, layer in enumerate(self.layers, 1):
+                outputs = []
+                for w, b in layer:
+                    act = b
+                    for wi, xi in zip(w, x, strict=True):
+                        act = VAdd(g, act, VMul(g, wi, xi))
+                    outputs.append(act if depth == len(self.layers) else VRelu(g, act))
+                x = outputs
+            margin = VAdd(g, MakeValue(g, 1.0), VMul(g, MakeValue(g, -yi), x[0]))
+            losses.append(VRelu(g, margin))
+        data_loss = MakeValue(g, 0.0)
+        for loss in losses:
+            data_loss = VAdd(g, data_loss, loss)
+        data_loss = VMul(g, data_loss, MakeValue(g, 1.0 / len(losses)))
+        reg = MakeValue(g, 0.0)
+        for p in self.params:
+            reg = VAdd(g, reg, VMul(g, p, p))
+        total = VAdd(g, data_loss, VMul(g, MakeValue(g, 1e-4), reg))
+        Backward(g, total)
         return total
 
     def nodes(self) -> int:
@@ -100,7 +155,7 @@ class MicrogradStep:
         return len(seen) - len(self.model.parameters())
 
 
-if IN_PYODIDE:  # there time.process_time is the wall clock: ask Node for its CPU time
+if sys.platform == "emscripten":  # there time.process_time is the wall clock: ask Node
     from js import process
 
     def cpu_time() -> float:
@@ -118,7 +173,8 @@ def timed(fn: Callable[[], Any]) -> float:
     return cpu_time() - start
 
 
-def step_times(ours: OurStep, theirs: MicrogradStep, collector: bool) -> tuple[float, float]:
+def step_times(ours: OurStep | CourseStep, theirs: MicrogradStep,
+               collector: bool) -> tuple[float, float]:
     """Median seconds per step, with the cyclic garbage collector on or off while timing.
     Each engine runs a few steps in a row, as in training (so it pays for its own garbage,
     not the other's); the blocks alternate so drift hits both."""
@@ -173,41 +229,97 @@ def micrograd_chain() -> str:
     return "ok"
 
 
-def print_steps(ours: OurStep, theirs: MicrogradStep) -> None:
-    times = {collector: step_times(ours, theirs, collector) for collector in (False, True)}
-    steps = ROUNDS * STEPS_PER_ROUND
-    print(f"python {sys.version.split()[0]} on {sys.platform}, micrograd 0.1.0, "
-          f"median of {steps} steps")
-    print(
-        f"1. training step, MLP(2, [16, 16, 1]) on {POINTS} points "
-        f"({ours.nodes()} nodes here, {theirs.nodes()} in micrograd):"
-    )
-    for collector, (t_ours, t_theirs) in times.items():
-        print(f"   collector {'on ' if collector else 'off'}: engine {t_ours * 1e3:.1f} ms, "
-              f"micrograd {t_theirs * 1e3:.1f} ms, "
-              f"speed-up {t_theirs / t_ours:.1f}x (target >= {TARGETS[collector]}x)", flush=True)
+WORKLOADS = {"nn": "engine.nn.MLP", "course": "op by op"}
+"""Each step's name in the table: OurStep's, CourseStep's."""
 
 
-def in_pyodide() -> None:
-    """Run this script's training step inside the built site's Pyodide, under Node."""
-    import build  # the project's build script: it runs here in CPython only
+def measure_steps() -> dict[str, Any]:
+    """This Python's step times for each workload, collector off and on, and node counts."""
+    data = make_moons(POINTS, 0.1, random.Random(1))
+    theirs = MicrogradStep(*data)
+    results: dict[str, Any] = {
+        "python": f"{'Pyodide' if sys.platform == 'emscripten' else 'CPython'} "
+                  f"{sys.version.split()[0]}",
+    }
+    for name, step in (("nn", OurStep(*data)), ("course", CourseStep(*data))):
+        times = {"on" if collector else "off": step_times(step, theirs, collector)
+                 for collector in (False, True)}
+        results[name] = {"nodes": step.nodes(), "times": times}
+    results["micrograd nodes"] = theirs.nodes()
+    return results
 
-    print("4. inside Pyodide, under Node:", flush=True)
-    command = build.in_pyodide(Path(sys.executable), ["bench/engine.py", "examples"],
-                               "bench/engine.py", "--step-only")
-    build.run(*command)
+
+def steps_elsewhere(command: list[str | Path], env: dict[str, str] | None = None
+                    ) -> dict[str, Any]:
+    """measure_steps() in another Python: this script run there with --steps-only."""
+    out = subprocess.run([str(c) for c in command], cwd=ROOT, env=env, check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def other_pythons() -> list[Path]:
+    """The newest CPython found besides this one (python3.N on the PATH, pyenv's
+    versions), where it is newer than this one."""
+    found = [Path(p) for minor in range(11, 20) if (p := shutil.which(f"python3.{minor}"))]
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    found += sorted(pyenv.glob("3.*/bin/python3"))
+    versions = {}
+    for python in found:
+        try:  # a pyenv shim whose version is not selected fails here
+            version = subprocess.run([python, "-c", "import sys; print(*sys.version_info[:2])"],
+                                     capture_output=True, text=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        if "t" not in python.parent.parent.name:  # not a free-threaded build
+            versions[tuple(map(int, version.split()))] = python
+    newest = max(versions, default=None)
+    return [versions[newest]] if newest and newest > sys.version_info[:2] else []
+
+
+def print_steps(runs: list[dict[str, Any]]) -> None:
+    """Each Python's ratios, micrograd's time over the engine's, in one table."""
+    print(f"1. training step, MLP(2, [16, 16, 1]) on {POINTS} points ({runs[0]['nn']['nodes']:,} "
+          f"nodes; {runs[0]['micrograd nodes']:,} in micrograd), median of "
+          f"{ROUNDS * STEPS_PER_ROUND} steps: micrograd's CPU time / the engine's "
+          f"(engine / micrograd ms)")
+    print(f"   {'':<31}" + "".join(f"{run['python']:<24}" for run in runs) + "target")
+    for name, label in WORKLOADS.items():
+        for collector in ("off", "on"):
+            cells = []
+            for run in runs:
+                ours, theirs = run[name]["times"][collector]
+                ratio = f"{theirs / ours:.1f}x ({ours * 1e3:.0f} / {theirs * 1e3:.0f})"
+                cells.append(f"{ratio:<24}")
+            targets = {TARGETS[kind][collector == "on"]: kind for kind in TARGETS}
+            target = ", ".join(f">= {t}x" + (f" {kind}" if len(targets) > 1 else "")
+                               for t, kind in targets.items())
+            print(f"   {f'{label}, collector {collector}':<31}" + "".join(cells) + target,
+                  flush=True)
+    print("   (op by op: a MakeValue, VAdd, VMul or VRelu call per node, as the course "
+          "writes code)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--step-only", action="store_true",
-                        help="measure the training step only (what runs in Pyodide)")
-    step_only = parser.parse_args().step_only
+    parser.add_argument("--steps-only", action="store_true",
+                        help="measure the training steps only, print them as JSON (what "
+                             "runs in the other Pythons)")
+    if parser.parse_args().steps_only:
+        print(json.dumps(measure_steps()))
+        return
+    import build  # the project's build script: it runs here in CPython only
+
+    pyodide = build.in_pyodide(Path(sys.executable), ["bench/engine.py", "examples"],
+                               "bench/engine.py", "--steps-only")
+    (micrograd_wheel,) = build.BUILD.glob("pyodide-wheels/micrograd-*.whl")
+    runs = [measure_steps()]
+    for python in other_pythons():  # micrograd from its pure wheel, zipped
+        env = {**os.environ, "PYTHONPATH": str(micrograd_wheel)}
+        runs.append(steps_elsewhere([python, "bench/engine.py", "--steps-only"], env))
+    runs.append(steps_elsewhere(pyodide))
+    print_steps(runs)
     data = make_moons(POINTS, 0.1, random.Random(1))
     ours, theirs = OurStep(*data), MicrogradStep(*data)
-    print_steps(ours, theirs)
-    if step_only:
-        return
     b_ours, b_theirs = bytes_per_node(ours), bytes_per_node(theirs)
     print(f"2. memory: engine {b_ours:.0f} B/node, micrograd {b_theirs:.0f} B/node, "
           f"ratio {b_ours / b_theirs:.2f} (target <= 0.25)")
@@ -218,7 +330,6 @@ def main() -> None:
     verdict = micrograd_chain()
     print(f"   micrograd, {CHAIN:,}-node chain: {verdict} "
           f"after {cpu_time() - start:.2f} s")
-    in_pyodide()
 
 
 if __name__ == "__main__":

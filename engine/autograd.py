@@ -75,14 +75,16 @@ def chain_rule(data: list[Any], kinds: list[Any], firsts: list[Any], seconds: li
     One sweep down from `root` (the tape is append-only, so users come after their
     operands): each node the root needs adds its grad times its local derivative to its
     operands'. The ops are tested in order of how often models use them, each arm beside
-    its derivative, so there is no call per node.
+    its derivative, so there is no call per node. A node the root does not need keeps
+    UNREACHED, a 0.0 of its own: any sum makes a new float, so `is` tells the nodes that
+    got a term (and so are needed, even where the term is 0.0) from the others.
     """
-    grads = [0.0] * len(data)
-    grads[root] = seed
-    needed = [False] * (root + 1)
-    needed[root] = True
+    unreached = UNREACHED
+    grads = [unreached] * len(data)
+    grads[root] = seed if seed is not unreached else 0.0
     for i in range(root, -1, -1):
-        if not needed[i]:
+        grad = grads[i]
+        if grad is unreached:
             continue
         kind = kinds[i]
         if kind is Mul:
@@ -90,94 +92,83 @@ def chain_rule(data: list[Any], kinds: list[Any], firsts: list[Any], seconds: li
             b = seconds[i]
             if a >= i or b >= i:
                 break
-            grad = grads[i]
             grads[a] += grad * data[b]  # d(a*b)/da = b
             grads[b] += grad * data[a]  # d(a*b)/db = a
-            needed[a] = needed[b] = True
         elif kind is Add:
             a = firsts[i]
             b = seconds[i]
             if a >= i or b >= i:
                 break
-            grad = grads[i]
             grads[a] += grad  # d(a+b)/da = 1
             grads[b] += grad  # d(a+b)/db = 1
-            needed[a] = needed[b] = True
         elif kind is None:
             continue
         elif kind is Relu:
             a = firsts[i]
             if a >= i:
                 break
-            if not data[i] <= 0:  # d(relu a)/da = 1 if a > 0 else 0; nan passes (as torch)
-                grads[a] += grads[i]
-            needed[a] = True
+            # d(relu a)/da = 1 if a > 0 else 0; nan passes (as torch)
+            grads[a] += grad if not data[i] <= 0 else 0.0
         elif kind is Tanh:
             a = firsts[i]
             if a >= i:
                 break
             t = data[i]
-            grads[a] += grads[i] * (1.0 - t * t)  # d(tanh a)/da = 1 - tanh(a)**2
-            needed[a] = True
+            grads[a] += grad * (1.0 - t * t)  # d(tanh a)/da = 1 - tanh(a)**2
         elif kind is Sub:
             a = firsts[i]
             b = seconds[i]
             if a >= i or b >= i:
                 break
-            grad = grads[i]
             grads[a] += grad  # d(a-b)/da = 1
             grads[b] -= grad  # d(a-b)/db = -1
-            needed[a] = needed[b] = True
         elif kind is Pow:
             a = firsts[i]
             if a >= i:
                 break
             k = seconds[i]
-            if k != 0:  # a**0 is constant: grad 0 for every a, 0 and nan included (as torch)
-                grads[a] += grads[i] * (k * ieee_pow(data[a], k - 1))  # k * a**(k-1)
-            needed[a] = True
+            # k * a**(k-1); a**0 is constant: grad 0 for every a, 0 and nan included (as torch)
+            grads[a] += grad * (k * ieee_pow(data[a], k - 1)) if k != 0 else 0.0
         elif kind is Sigmoid:
             a = firsts[i]
             if a >= i:
                 break
             s = data[i]
-            grads[a] += grads[i] * (1.0 - s) * s  # d(σ(a))/da = σ(a) * (1 - σ(a))
-            needed[a] = True
+            grads[a] += grad * (1.0 - s) * s  # d(σ(a))/da = σ(a) * (1 - σ(a))
         elif kind is Exp:
             a = firsts[i]
             if a >= i:
                 break
-            grads[a] += grads[i] * data[i]  # d(e**a)/da = e**a = out
-            needed[a] = True
+            grads[a] += grad * data[i]  # d(e**a)/da = e**a = out
         elif kind is Neg:
             a = firsts[i]
             if a >= i:
                 break
-            grads[a] -= grads[i]  # d(-a)/da = -1
-            needed[a] = True
+            grads[a] -= grad  # d(-a)/da = -1
         elif kind is Div:
             a = firsts[i]
             b = seconds[i]
             if a >= i or b >= i:
                 break
-            grad = grads[i]
             y = data[b]
             grads[a] += ieee_div(grad, y)  # d(a/b)/da = 1/b
             # d(a/b)/db = -a/b² = -out/b, as torch orders it: out/b first, so a grad that
             # underflowed to 0 times an out/b that overflowed is nan, not a silent 0.0
             grads[b] -= grad * ieee_div(data[i], y)
-            needed[a] = needed[b] = True
         elif kind is Log:
             a = firsts[i]
             if a >= i:
                 break
-            grads[a] += ieee_div(grads[i], data[a])  # d(log a)/da = 1/a
-            needed[a] = True
+            grads[a] += ieee_div(grad, data[a])  # d(log a)/da = 1/a
         else:  # Opaque: some other object as op
             break
     else:
         return grads
     raise bad_op("Backward", i, kinds[i], firsts[i], seconds[i])
+
+
+UNREACHED = float("0.0")
+"""The grad chain_rule leaves on the nodes the root does not need (see there)."""
 
 
 def ZeroGrad(g: Graph) -> None:

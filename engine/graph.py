@@ -37,13 +37,14 @@ class Value:
     work as the course writes them.
     """
 
-    __slots__ = ("_graph", "_index")
+    __slots__ = ("_graph", "_index", "_cut")
 
     def __init__(
         self, data: float, grad: float = 0.0, op: Any = None, label: str | None = None
     ) -> None:
         self._graph = Graph()
         self._index = 0
+        self._cut = self._graph._cut
         self._graph._append(data, grad, op, label)
 
     @classmethod
@@ -51,23 +52,36 @@ class Value:
         v = object.__new__(cls)
         v._graph = g
         v._index = index
+        v._cut = g._cut
         return v
+
+    # Each read and write first checks that no deletion took the node (see Graph._cut):
+    # data, grad and reading op write the check out, as a call would cost as much as
+    # the read; label and setting op call _row.
 
     @property
     def data(self) -> Any:
+        if self._cut:
+            self._cut = caught_up(self._index, self._cut)
         return self._graph._data[self._index]
 
     @data.setter
     def data(self, x: Any) -> None:
+        if self._cut:
+            self._cut = caught_up(self._index, self._cut)
         self._graph._data[self._index] = x
 
     @property
     def grad(self) -> Any:
+        if self._cut:
+            self._cut = caught_up(self._index, self._cut)
         grads = self._graph._grad
         return grads[self._index] if self._index < len(grads) else 0.0
 
     @grad.setter
     def grad(self, x: Any) -> None:
+        if self._cut:
+            self._cut = caught_up(self._index, self._cut)
         grads = self._graph._grad
         if self._index >= len(grads):
             grads.extend([0.0] * (self._index + 1 - len(grads)))
@@ -75,17 +89,21 @@ class Value:
 
     @property
     def label(self) -> Any:
-        return self._graph._label.get(self._index)
+        g, i = self._row()
+        return g._label.get(i)
 
     @label.setter
     def label(self, label: Any) -> None:
+        g, i = self._row()
         if label is None:
-            self._graph._label.pop(self._index, None)
+            g._label.pop(i, None)
         else:
-            self._graph._label[self._index] = label
+            g._label[i] = label
 
     @property
     def op(self) -> Any:
+        if self._cut:
+            self._cut = caught_up(self._index, self._cut)
         g, i = self._graph, self._index
         kind = g._kind[i]
         if kind is None:
@@ -97,15 +115,49 @@ class Value:
 
     @op.setter
     def op(self, op: Any) -> None:
-        g, i = self._graph, self._index
+        g, i = self._row()
         g._kind[i], g._a[i], g._b[i] = _op_parts(op)
+
+    def _row(self) -> tuple[Graph, int]:
+        """The graph and index of this view's node, once checked."""
+        if self._cut:
+            self._cut = caught_up(self._index, self._cut)
+        return self._graph, self._index
+
+    def __eq__(self, other: object) -> bool:
+        """Two views of one node are one Value, as the course's list would hold it
+        (micrograd's build_topo keeps a set of them); of a deleted node, an error."""
+        if not isinstance(other, Value):
+            return NotImplemented
+        return self._row() == other._row()
+
+    def __hash__(self) -> int:
+        return hash((self._graph, self._index))
 
     def __repr__(self) -> str:
         label = f", label={self.label!r}" if self.label is not None else ""
         return f"Value(data={self.data!r}, grad={self.grad!r}, op={self.op!r}{label})"
 
 
+def caught_up(index: int, cut: list[Any]) -> list[Any]:
+    """The graph's `_cut` now, once sure that none of the deletions recorded from `cut` on
+    took node `index`; else the error naming the one that did, so that a view or a Handle
+    never reads or writes the node made in its node's place."""
+    while cut:
+        start, cut = cut
+        if start <= index:
+            raise ReferenceError(f"node {index} was deleted by del g.nodes[{start}:] (g.nodes"
+                                 f"[{index}] is another node now, if the graph grew again)")
+    return cut
+
+
 _new = tuple.__new__
+_new_object = object.__new__
+
+
+def _text(bound: int | None) -> str:
+    """A slice's bound as it was written."""
+    return "" if bound is None else str(bound)
 
 
 def _op_parts(op: Any) -> tuple[Any, Any, Any]:
@@ -139,35 +191,83 @@ class Nodes(Sequence[Value]):
     @overload
     def __getitem__(self, i: slice) -> list[Value]: ...
     def __getitem__(self, i: int | slice) -> Value | list[Value]:
-        n = len(self._graph._data)
+        g = self._graph
+        if type(i) is int and 0 <= i < len(g._data):  # the course's own use, without a call
+            v = _new_object(Value)
+            v._graph, v._index, v._cut = g, i, g._cut
+            return v
         if isinstance(i, slice):
-            return [Value._view(self._graph, j) for j in range(*i.indices(n))]
+            return [Value._view(g, j) for j in range(*i.indices(len(self)))]
+        return Value._view(g, self._position(i))
+
+    def _position(self, i: int) -> int:
+        """Index i of a node (negative from the end), or an IndexError naming it."""
+        n = len(self)
         index = operator.index(i)
         if index < 0:
             index += n
         if not 0 <= index < n:
             raise IndexError(f"node index {i} out of range (the graph has {n} nodes)")
-        return Value._view(self._graph, index)
+        return index
 
     def __iter__(self) -> Iterator[Value]:
+        """The nodes in order, up to the end the graph has at each step (as a list's)."""
         g = self._graph
-        return (Value._view(g, j) for j in range(len(g._data)))
+        j = 0
+        while j < len(g._data):
+            yield Value._view(g, j)
+            j += 1
 
-    def __setitem__(self, i: int, v: Value) -> None:
-        """Copy Value v's contents into node i."""
+    def __setitem__(self, i: int | slice, v: Value | Iterable[Value]) -> None:
+        """Copy Value v's contents into node i. A slice gets as many Values, each copied
+        into its node, or, where it ends at the newest node, any number in their place."""
+        if isinstance(i, slice):
+            self._assign_slice(i, v)
+            return
         node = self[i]
         if not isinstance(v, Value):
             raise TypeError(f"g.nodes holds Values, not {type(v).__name__}")
         node.data, node.grad, node.op, node.label = v.data, v.grad, v.op, v.label
 
+    def _assign_slice(self, i: slice, values: Iterable[Value]) -> None:
+        rows = []
+        for k, v in enumerate(values):
+            if not isinstance(v, Value):
+                raise TypeError(f"g.nodes holds Values: item {k} is a {type(v).__name__}")
+            rows.append((v.data, v.grad, v.op, v.label))
+        g, n = self._graph, len(self)
+        start, stop, step = i.indices(n)
+        targets = range(start, stop, step)
+        if len(rows) == len(targets):
+            for j, (data, grad, op, label) in zip(targets, rows, strict=True):
+                node = Value._view(g, j)
+                node.data, node.grad, node.op, node.label = data, grad, op, label
+        elif step == 1 and max(start, stop) >= n:
+            g._truncate(start)
+            for row in rows:
+                g._append(*row)
+        elif step == 1:
+            raise ValueError(f"g.nodes[{_text(i.start)}:{_text(i.stop)}] = {len(rows)} values "
+                             f"would move the nodes after them, which later ops refer to by "
+                             f"index: assign as many values, or to the newest nodes")
+        else:
+            raise ValueError(f"attempt to assign {len(rows)} values to an extended slice of "
+                             f"{len(targets)} nodes")
+
     def __delitem__(self, i: int | slice) -> None:
-        n = len(self)
-        start, stop, step = (i if isinstance(i, slice) else
-                             slice(operator.index(i), None if i == -1 else i + 1)).indices(n)
-        if step != 1 or stop < n:
+        """Delete as a list does, when what goes is the newest nodes (or nothing)."""
+        if isinstance(i, slice):
+            doomed = range(*i.indices(len(self)))
+        else:
+            index = self._position(i)
+            doomed = range(index, index + 1)
+        if not doomed:
+            return
+        first = min(doomed[0], doomed[-1])  # a range's ends, not a walk over it
+        if len(doomed) != len(self) - first:
             raise ValueError("only the newest nodes can be deleted (del g.nodes[k:]): later "
                              "ops refer to the others by index")
-        self._graph._truncate(start)
+        self._graph._truncate(first)
 
     def append(self, v: Value) -> None:
         """Move Value v into the graph as its newest node: v is that node from now on."""
@@ -176,7 +276,7 @@ class Nodes(Sequence[Value]):
                             f"make one with Value(data, grad, op, label)")
         g = self._graph
         g._append(v.data, v.grad, v.op, v.label)
-        v._graph, v._index = g, len(g._data) - 1
+        v._graph, v._index, v._cut = g, len(g._data) - 1, g._cut
 
     def extend(self, values: Iterable[Value]) -> None:
         for v in values:
@@ -196,7 +296,8 @@ class Graph:
     ops need not append one.
     """
 
-    __slots__ = ("_data", "_grad", "_kind", "_a", "_b", "_label", "lines", "backward_root")
+    __slots__ = ("_data", "_grad", "_kind", "_a", "_b", "_label", "_cut", "lines",
+                 "backward_root")
 
     def __init__(self) -> None:
         self._data: list[Any] = []
@@ -208,6 +309,10 @@ class Graph:
         self._b: list[Any] = []
         """The op's second operand or constant, or None."""
         self._label: dict[int, Any] = {}
+        self._cut: list[Any] = []
+        """Empty until the next deletion, which fills it with [the index it deleted from,
+        the next such list]: a view keeps the one current when it was made, so it reads
+        and writes while that is empty, and else catches up (see caught_up)."""
         self.lines: dict[int, int] = {}
         """The source line that made each node, while `record_lines` is on."""
         self.backward_root: int | None = None
@@ -219,14 +324,7 @@ class Graph:
 
     @nodes.setter
     def nodes(self, values: Iterable[Value]) -> None:
-        values = list(values)
-        for i, v in enumerate(values):
-            if not isinstance(v, Value):
-                raise TypeError(f"g.nodes holds Values: item {i} is a {type(v).__name__}")
-        rows = [(v.data, v.grad, v.op, v.label) for v in values]
-        self._truncate(0)
-        for row in rows:
-            self._append(*row)
+        self.nodes[:] = values
 
     def _append(self, data: Any, grad: Any, op: Any, label: Any) -> None:
         kind, a, b = _op_parts(op)
@@ -241,6 +339,10 @@ class Graph:
 
     def _truncate(self, n: int) -> None:
         """Drop the nodes from index n on."""
+        if n >= len(self._data):
+            return
+        cut, self._cut = self._cut, []
+        cut += (n, self._cut)
         del self._data[n:], self._grad[n:], self._kind[n:], self._a[n:], self._b[n:]
         for i in [i for i in self._label if i >= n]:
             del self._label[i]
@@ -389,7 +491,7 @@ def columns(g: Any, fn: str) -> tuple[list[Any], list[Any], list[Any], list[Any]
 
 def _parts(v: Any) -> tuple[Any, Any, Any, Any]:
     if isinstance(v, Value):
-        g, i = v._graph, v._index
+        g, i = v._row()
         return g._data[i], g._kind[i], g._a[i], g._b[i]
     return getattr(v, "data", None), Opaque, getattr(v, "op", v), None
 

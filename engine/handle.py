@@ -9,41 +9,48 @@ from collections.abc import Callable
 from typing import Any
 
 from .autograd import Backward
-from .graph import Graph, MakeValue, as_float
+from .graph import Graph, MakeValue, as_float, caught_up
 from .ops import VAdd, VDiv, VExp, VLog, VMul, VNeg, VPow, VRelu, VSigmoid, VSub, VTanh
 
 
 class Handle:
     """A node of a graph; arithmetic with numbers or other Handles of the same graph."""
 
-    __slots__ = ("graph", "index")
+    __slots__ = ("graph", "index", "_cut")
 
     def __init__(self, graph: Graph, index: int) -> None:
         self.graph = graph
         self.index = index
+        self._cut = graph._cut
+
+    def _at(self) -> int:
+        """The node's index, or an error if the node was deleted (see Graph._cut)."""
+        if self._cut:
+            self._cut = caught_up(self.index, self._cut)
+        return self.index
 
     @property
     def data(self) -> float:
-        return self.graph.nodes[self.index].data
+        return self.graph.nodes[self._at()].data
 
     @data.setter
     def data(self, x: float) -> None:
         """Set the node's number, as micrograd's `p.data -= lr * p.grad` does (nodes made
         from it keep theirs until the next forward pass)."""
-        self.graph.nodes[self.index].data = as_float(x, "Handle.data")
+        self.graph.nodes[self._at()].data = as_float(x, "Handle.data")
 
     @property
     def grad(self) -> float:
-        return self.graph.nodes[self.index].grad
+        return self.graph.nodes[self._at()].grad
 
     @grad.setter
     def grad(self, x: float) -> None:
         """Set the node's grad, as micrograd's `p.grad = 0` does."""
-        self.graph.nodes[self.index].grad = as_float(x, "Handle.grad")
+        self.graph.nodes[self._at()].grad = as_float(x, "Handle.grad")
 
     @property
     def label(self) -> str | None:
-        return self.graph.nodes[self.index].label
+        return self.graph.nodes[self._at()].label
 
     def __repr__(self) -> str:
         return f"Handle(index={self.index}, data={self.data!r}, grad={self.grad!r})"
@@ -52,22 +59,37 @@ class Handle:
         if isinstance(other, Handle):
             if other.graph is not self.graph:
                 raise ValueError(f"{symbol}: the two values belong to different graphs")
-            return other.index
+            return other._at()
         if isinstance(other, (int, float)) and not isinstance(other, bool):
             return MakeValue(self.graph, other)
         raise TypeError(f"{symbol}: cannot combine a Handle with {other!r}")
 
     def _binary(self, fn: Callable[[Graph, int, int], int], other: Any, symbol: str) -> Handle:
         g = self.graph
-        if type(other) is Handle and other.graph is g:  # the common case, without a call
+        if type(other) is Handle and other.graph is g and not (self._cut or other._cut):
             return Handle(g, fn(g, self.index, other.index))
-        return Handle(g, fn(g, self.index, self._operand(other, symbol)))
+        return self._with(fn, other, symbol, reflected=False)
 
     def _reflected(self, fn: Callable[[Graph, int, int], int], other: Any, symbol: str) -> Handle:
-        return Handle(self.graph, fn(self.graph, self._operand(other, symbol), self.index))
+        return self._with(fn, other, symbol, reflected=True)
+
+    def _with(self, fn: Callable[[Graph, int, int], int], other: Any, symbol: str,
+              reflected: bool) -> Handle:
+        """fn of this node and `other`, a Handle or a number made a leaf first: should fn
+        refuse (a division by zero), the leaf goes too, so the graph is as it was."""
+        g = self.graph
+        size = len(g._data)
+        mine = self._at()
+        operand = self._operand(other, symbol)
+        try:
+            index = fn(g, operand, mine) if reflected else fn(g, mine, operand)
+        except BaseException:
+            g._truncate(size)
+            raise
+        return Handle(g, index)
 
     def _unary(self, fn: Callable[[Graph, int], int]) -> Handle:
-        return Handle(self.graph, fn(self.graph, self.index))
+        return Handle(self.graph, fn(self.graph, self._at()))
 
     def __add__(self, other: Any) -> Handle:
         return self._binary(VAdd, other, "+")
@@ -96,7 +118,7 @@ class Handle:
     def __pow__(self, k: Any) -> Handle:
         if isinstance(k, Handle):
             raise TypeError("**: the exponent must be a number, not a node")
-        return Handle(self.graph, VPow(self.graph, self.index, k))
+        return Handle(self.graph, VPow(self.graph, self._at(), k))
 
     def __neg__(self) -> Handle:
         return self._unary(VNeg)
@@ -118,4 +140,4 @@ class Handle:
 
     def backward(self) -> None:
         """Backward(graph, this node)."""
-        Backward(self.graph, self.index)
+        Backward(self.graph, self._at())

@@ -66,7 +66,7 @@ def _describe_node(v: Any) -> tuple[str | None, list[int], list[Any]]:
     made of these."""
     if type(v) is not Value:
         return describe_op(v.op)
-    g, i = v._graph, v._index
+    g, i = v._row()
     kind = g._kind[i]
     if kind is None:
         return None, [], []

@@ -6,7 +6,8 @@ Variants are NamedTuples: immutable, equal by value, readable, and usable with `
 Their derivatives are the arms of `autograd.chain_rule`, one per variant, so that Backward
 dispatches them without a call per node; for the same reason each function below checks
 its operands and records its node itself rather than through helpers: a Python call
-costs about as much as the op.
+costs about as much as the op. An operand is checked to be an int >= 0 up front, and to
+be a node by reading it: the list's IndexError costs nothing until it is raised.
 """
 
 from __future__ import annotations
@@ -32,9 +33,12 @@ def VAdd(g: Graph, a: int, b: int) -> int:
     except AttributeError:
         raise not_a_graph(g, "VAdd") from None
     n = len(data)
-    if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
+    if not (type(a) is int and type(b) is int and a >= 0 and b >= 0):
         raise bad_operand(g, "VAdd", a=a, b=b)
-    data.append(data[a] + data[b])
+    try:
+        data.append(data[a] + data[b])
+    except IndexError:  # an operand past the newest node
+        raise bad_operand(g, "VAdd", a=a, b=b) from None
     g._kind.append(Add)
     g._a.append(a)
     g._b.append(b)
@@ -57,9 +61,12 @@ def VSub(g: Graph, a: int, b: int) -> int:
     except AttributeError:
         raise not_a_graph(g, "VSub") from None
     n = len(data)
-    if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
+    if not (type(a) is int and type(b) is int and a >= 0 and b >= 0):
         raise bad_operand(g, "VSub", a=a, b=b)
-    data.append(data[a] - data[b])
+    try:
+        data.append(data[a] - data[b])
+    except IndexError:  # an operand past the newest node
+        raise bad_operand(g, "VSub", a=a, b=b) from None
     g._kind.append(Sub)
     g._a.append(a)
     g._b.append(b)
@@ -82,9 +89,12 @@ def VMul(g: Graph, a: int, b: int) -> int:
     except AttributeError:
         raise not_a_graph(g, "VMul") from None
     n = len(data)
-    if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
+    if not (type(a) is int and type(b) is int and a >= 0 and b >= 0):
         raise bad_operand(g, "VMul", a=a, b=b)
-    data.append(data[a] * data[b])
+    try:
+        data.append(data[a] * data[b])
+    except IndexError:  # an operand past the newest node
+        raise bad_operand(g, "VMul", a=a, b=b) from None
     g._kind.append(Mul)
     g._a.append(a)
     g._b.append(b)
@@ -107,12 +117,15 @@ def VDiv(g: Graph, a: int, b: int) -> int:
     except AttributeError:
         raise not_a_graph(g, "VDiv") from None
     n = len(data)
-    if not (type(a) is int and type(b) is int and 0 <= a < n and 0 <= b < n):
+    if not (type(a) is int and type(b) is int and a >= 0 and b >= 0):
         raise bad_operand(g, "VDiv", a=a, b=b)
-    y = data[b]
+    try:
+        x, y = data[a], data[b]
+    except IndexError:  # an operand past the newest node
+        raise bad_operand(g, "VDiv", a=a, b=b) from None
     if y == 0:
         raise ZeroDivisionError(f"VDiv: division by node {b}, whose data is {y!r}")
-    data.append(data[a] / y)
+    data.append(x / y)
     g._kind.append(Div)
     g._a.append(a)
     g._b.append(b)
@@ -134,9 +147,12 @@ def VNeg(g: Graph, a: int) -> int:
     except AttributeError:
         raise not_a_graph(g, "VNeg") from None
     n = len(data)
-    if not (type(a) is int and 0 <= a < n):
+    if not (type(a) is int and a >= 0):
         raise bad_operand(g, "VNeg", a=a)
-    data.append(-data[a])
+    try:
+        data.append(-data[a])
+    except IndexError:  # an operand past the newest node
+        raise bad_operand(g, "VNeg", a=a) from None
     g._kind.append(Neg)
     g._a.append(a)
     g._b.append(None)
@@ -161,11 +177,14 @@ def VPow(g: Graph, a: int, k: float) -> int:
     except AttributeError:
         raise not_a_graph(g, "VPow") from None
     n = len(data)
-    if not (type(a) is int and 0 <= a < n):
+    if not (type(a) is int and a >= 0):
         raise bad_operand(g, "VPow", a=a)
     if type(k) not in (int, float):
         raise TypeError(f"VPow: the exponent must be a number (int or float), got {k!r}")
-    x = data[a]
+    try:
+        x = data[a]
+    except IndexError:  # an operand past the newest node
+        raise bad_operand(g, "VPow", a=a) from None
     if x < 0 and math.isfinite(k) and not float(k).is_integer():  # -inf too (C's pow: +inf)
         raise ValueError(f"VPow: node {a} (data {x!r}) to the power {k!r} is not a real number")
     data.append(ieee_pow(x, k))
@@ -190,10 +209,14 @@ def VExp(g: Graph, a: int) -> int:
     except AttributeError:
         raise not_a_graph(g, "VExp") from None
     n = len(data)
-    if not (type(a) is int and 0 <= a < n):
+    if not (type(a) is int and a >= 0):
         raise bad_operand(g, "VExp", a=a)
     try:
-        y = math.exp(data[a])
+        x = data[a]
+    except IndexError:  # an operand past the newest node
+        raise bad_operand(g, "VExp", a=a) from None
+    try:
+        y = math.exp(x)
     except OverflowError:  # where float64 overflows: x > log(DBL_MAX) ≈ 709.78
         y = math.inf
     data.append(y)
@@ -218,9 +241,12 @@ def VLog(g: Graph, a: int) -> int:
     except AttributeError:
         raise not_a_graph(g, "VLog") from None
     n = len(data)
-    if not (type(a) is int and 0 <= a < n):
+    if not (type(a) is int and a >= 0):
         raise bad_operand(g, "VLog", a=a)
-    x = data[a]
+    try:
+        x = data[a]
+    except IndexError:  # an operand past the newest node
+        raise bad_operand(g, "VLog", a=a) from None
     if x <= 0:
         raise ValueError(f"VLog: log of node {a} is undefined: its data {x!r} is not positive")
     data.append(math.log(x))
@@ -245,9 +271,12 @@ def VTanh(g: Graph, a: int) -> int:
     except AttributeError:
         raise not_a_graph(g, "VTanh") from None
     n = len(data)
-    if not (type(a) is int and 0 <= a < n):
+    if not (type(a) is int and a >= 0):
         raise bad_operand(g, "VTanh", a=a)
-    data.append(math.tanh(data[a]))
+    try:
+        data.append(math.tanh(data[a]))
+    except IndexError:  # an operand past the newest node
+        raise bad_operand(g, "VTanh", a=a) from None
     g._kind.append(Tanh)
     g._a.append(a)
     g._b.append(None)
@@ -269,10 +298,13 @@ def VRelu(g: Graph, a: int) -> int:
     except AttributeError:
         raise not_a_graph(g, "VRelu") from None
     n = len(data)
-    if not (type(a) is int and 0 <= a < n):
+    if not (type(a) is int and a >= 0):
         raise bad_operand(g, "VRelu", a=a)
-    x = data[a]
-    data.append(x if x > 0 or x != x else 0.0)
+    try:
+        x = data[a]
+    except IndexError:  # an operand past the newest node
+        raise bad_operand(g, "VRelu", a=a) from None
+    data.append(0.0 if x < 0 else x)  # -0.0 and nan pass as they are (as torch, micrograd)
     g._kind.append(Relu)
     g._a.append(a)
     g._b.append(None)
@@ -294,9 +326,12 @@ def VSigmoid(g: Graph, a: int) -> int:
     except AttributeError:
         raise not_a_graph(g, "VSigmoid") from None
     n = len(data)
-    if not (type(a) is int and 0 <= a < n):
+    if not (type(a) is int and a >= 0):
         raise bad_operand(g, "VSigmoid", a=a)
-    x = data[a]
+    try:
+        x = data[a]
+    except IndexError:  # an operand past the newest node
+        raise bad_operand(g, "VSigmoid", a=a) from None
     if x >= 0:
         y = 1.0 / (1.0 + math.exp(-x))
     else:  # the same value, written so exp never overflows: exact down to subnormals
@@ -326,6 +361,8 @@ def ieee_div(x: float, y: float) -> float:
 def ieee_pow(x: float, k: float) -> float:
     """x ** k as IEEE floats do it: overflow and 0 ** -k give ±inf, and a negative base
     with a fractional exponent gives nan."""
+    if x == 0 and (k == 0.5 or k == -0.5):  # torch's sqrt and 1 / sqrt: a zero keeps its sign
+        return x if k > 0 else math.copysign(math.inf, x)
     try:
         return math.pow(x, k)
     except OverflowError:

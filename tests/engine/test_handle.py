@@ -71,3 +71,22 @@ def test_a_node_exponent_and_non_numbers_are_refused():
 def test_exp_overflow_is_inf_not_an_error():
     g = Graph()
     assert g.value(1000.0).exp().data == math.inf
+
+
+@pytest.mark.parametrize(
+    "refused",
+    [
+        lambda g: g.value(1.0) / 0.0,
+        lambda g: g.value(1.0) / 0,
+        lambda g: g.value(1.0) / -0.0,
+        lambda g: 1.0 / g.value(0.0),
+        lambda g: 2 / g.value(-0.0),
+    ],
+    ids=["x / 0.0", "x / 0", "x / -0.0", "1.0 / zero", "2 / minus zero"],
+)
+def test_an_operator_an_op_refuses_leaves_no_leaf_for_its_number(refused):
+    g = Graph()
+    with pytest.raises(ZeroDivisionError, match="VDiv: division by node"):
+        refused(g)
+    assert len(g.nodes) == 1  # the Handle's own node; the number's leaf went with the op
+    assert g.nodes[0].op is None

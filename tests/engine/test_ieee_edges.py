@@ -5,8 +5,9 @@ The expected numbers came from torch 2.13.0 (CPU) in float64, computed once with
 `torch.tensor(x, dtype=torch.float64, requires_grad=True)` and `torch.autograd.grad`, and
 are written here as numbers: torch is not a dependency. Numbers agree to within 4 ulps (a
 libm, glibc's or Pyodide's, may round exp or tanh differently in the last place); NaN
-matches NaN, and signed zeros are not told apart (the engine's grads start at 0.0 and add
-up, so a -0.0 term leaves 0.0).
+matches NaN; a zero value has torch's sign (`1 / value` tells them apart), a zero grad may
+not (the engine's grads start at 0.0 and add up, so a -0.0 term leaves 0.0, and no grad
+divides another).
 
 Where torch answers nan or ±inf but the engine deliberately raises a clear error (log of
 a non-positive number, division by zero, a negative base to a fractional power), the
@@ -56,6 +57,10 @@ EXPRESSIONS = {
     "a**-2": lambda g, a: VPow(g, a, -2),
     "a**0.5": lambda g, a: VPow(g, a, 0.5),
     "a**1.5": lambda g, a: VPow(g, a, 1.5),
+    "a**-0.5": lambda g, a: VPow(g, a, -0.5),
+    "relu(a)**-1": lambda g, a: VPow(g, VRelu(g, a), -1),
+    "relu(a*b)": lambda g, a, b: VRelu(g, VMul(g, a, b)),
+    "(a*b)**0": lambda g, a, b: VPow(g, VMul(g, a, b), 0),
     "a*a": lambda g, a: VMul(g, a, a),
     "log(exp(a))": lambda g, a: VLog(g, VExp(g, a)),
     "exp(a)*b": lambda g, a, b: VMul(g, VExp(g, a), b),
@@ -95,6 +100,13 @@ TORCH = [
     ("relu(a)", (2.0,), 2.0, (1.0,)),
     ("relu(a)", (inf,), inf, (1.0,)),
     ("relu(a)", (-inf,), 0.0, (0.0,)),
+    ("relu(a)", (-0.0,), -0.0, (0.0,)),
+    ("relu(a)**-1", (-0.0,), -inf, (0.0,)),
+    ("relu(a*b)", (-1.0, inf), 0.0, (nan, -0.0)),  # relu's 0.0 still reaches a*b's operands
+    ("relu(a)**-1", (0.0,), inf, (0.0,)),
+    ("-a", (0.0,), -0.0, (-1.0,)),
+    ("tanh(a)", (-0.0,), -0.0, (1.0,)),
+    ("sigmoid(a)", (-0.0,), 0.5, (0.25,)),
     ("tanh(a)", (nan,), nan, (nan,)),
     ("tanh(a)", (20.0,), 1.0, (0.0,)),
     ("tanh(a)", (-inf,), -1.0, (0.0,)),
@@ -104,6 +116,7 @@ TORCH = [
     ("a**0", (nan,), 1.0, (0.0,)),
     ("a**0", (-2.0,), 1.0, (0.0,)),
     ("a**0", (inf,), 1.0, (0.0,)),
+    ("(a*b)**0", (inf, 1.0), 1.0, (0.0, nan)),
     ("a**1", (nan,), nan, (1.0,)),
     ("a**2", (nan,), nan, (nan,)),
     ("a**2", (1e+200,), inf, (2e+200,)),
@@ -112,6 +125,11 @@ TORCH = [
     ("a**-2", (5e-324,), inf, (-inf,)),
     ("a**0.5", (0.0,), 0.0, (inf,)),
     ("a**0.5", (inf,), inf, (0.0,)),
+    ("a**0.5", (-0.0,), -0.0, (-inf,)),
+    ("a**-0.5", (0.0,), inf, (-inf,)),
+    ("a**-0.5", (-0.0,), -inf, (-inf,)),
+    ("a**1.5", (-0.0,), 0.0, (-0.0,)),
+    ("a**3", (-0.0,), -0.0, (0.0,)),
     ("a**1.5", (0.0,), 0.0, (0.0,)),
     ("a**3", (-1e+103,), -inf, (3e+206,)),
     ("log(a)", (nan,), nan, (nan,)),
@@ -134,6 +152,9 @@ TORCH = [
     ("a*b", (nan, 0.0), nan, (0.0, nan)),
     ("a*b", (1e+200, 1e+200), inf, (1e+200, 1e+200)),
     ("a*a", (nan,), nan, (nan,)),
+    ("a*b", (-0.0, 2.0), -0.0, (2.0, -0.0)),
+    ("a+b", (-0.0, -0.0), -0.0, (1.0, 1.0)),
+    ("a-b", (-0.0, 0.0), -0.0, (1.0, -1.0)),
     ("a+b", (inf, -inf), nan, (1.0, 1.0)),
     ("a+b", (nan, 1.0), nan, (1.0, 1.0)),
     ("a-b", (inf, inf), nan, (1.0, -1.0)),
@@ -155,6 +176,11 @@ def agrees(got: float, want: float) -> bool:
     return math.isclose(got, want, rel_tol=4 * sys.float_info.epsilon, abs_tol=0.0)
 
 
+def same_zero(got: float, want: float) -> bool:
+    """Whether a zero has the sign torch's has (any other number: True)."""
+    return want != 0 or math.copysign(1.0, got) == math.copysign(1.0, want)
+
+
 @pytest.mark.parametrize(
     ("expression", "inputs", "value", "grads"),
     TORCH,
@@ -163,6 +189,7 @@ def agrees(got: float, want: float) -> bool:
 def test_value_and_grads_are_torchs(expression, inputs, value, grads):
     got_value, got_grads = value_and_grads(expression, inputs)
     assert agrees(got_value, value), f"value {got_value!r}, torch {value!r}"
+    assert same_zero(got_value, value), f"value {got_value!r}, torch {value!r}"
     for leaf, (got, want) in enumerate(zip(got_grads, grads, strict=True)):
         assert agrees(got, want), f"grad of leaf {leaf}: {got!r}, torch {want!r}"
 

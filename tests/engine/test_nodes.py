@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import Add, Backward, Graph, MakeValue, Mul, VAdd, Value, VMul
+from engine import Add, Backward, Graph, Handle, MakeValue, Mul, VAdd, Value, VMul
 
 
 def small_graph() -> tuple[Graph, int, int, int]:
@@ -71,3 +71,165 @@ def test_an_index_past_the_end_names_the_graphs_size():
     g, *_ = small_graph()
     with pytest.raises(IndexError, match=r"node index 3 out of range \(the graph has 3 nodes\)"):
         g.nodes[3]
+
+
+@pytest.mark.parametrize("index", [3, 50, -4, -100])
+def test_deleting_a_node_past_either_end_names_the_index_and_the_graphs_size(index):
+    g, *_ = small_graph()
+    with pytest.raises(IndexError, match=rf"node index {index} out of range \(the graph has 3 "
+                                         r"nodes\)"):
+        del g.nodes[index]
+    assert len(g.nodes) == 3
+
+
+@pytest.mark.parametrize("empty", [slice(1, 1), slice(3, None), slice(50, 60), slice(2, 0),
+                                   slice(-100, -100), slice(0, 3, -1)])
+def test_deleting_an_empty_slice_deletes_nothing(empty):
+    g, *_ = small_graph()
+    del g.nodes[empty]
+    assert [v.data for v in g.nodes] == [2.0, 3.0, 6.0]
+
+
+@pytest.mark.parametrize(("newest", "left"), [
+    (-1, 2), (2, 2), (slice(2, 100), 2), (slice(-2, None), 1), (slice(None, None, -1), 0),
+    (slice(-1, None, 5), 2), (slice(None, 0, -1), 1)])
+def test_any_index_or_slice_that_names_exactly_the_newest_nodes_deletes_them(newest, left):
+    g, *_ = small_graph()
+    del g.nodes[newest]
+    assert len(g.nodes) == left
+
+
+@pytest.mark.parametrize("middle", [0, -3, 1, slice(0, 1), slice(None, None, 2), slice(1, 2)])
+def test_deleting_a_node_later_ones_may_refer_to_is_refused(middle):
+    g, *_ = small_graph()
+    with pytest.raises(ValueError, match="only the newest nodes can be deleted"):
+        del g.nodes[middle]
+    assert len(g.nodes) == 3
+
+
+STALE_USES = {
+    "v.data": lambda v, h: v.data,
+    "v.grad": lambda v, h: v.grad,
+    "v.op": lambda v, h: v.op,
+    "v.label": lambda v, h: v.label,
+    "v.data = 1.0": lambda v, h: setattr(v, "data", 1.0),
+    "v.grad = 1.0": lambda v, h: setattr(v, "grad", 1.0),
+    "h.data": lambda v, h: h.data,
+    "h.grad = 0": lambda v, h: setattr(h, "grad", 0),
+    "h * 2": lambda v, h: h * 2,
+    "h + h": lambda v, h: h + h,
+    "1 - h": lambda v, h: 1 - h,
+    "h ** 2": lambda v, h: h**2,
+    "h.tanh()": lambda v, h: h.tanh(),
+    "h.backward()": lambda v, h: h.backward(),
+}
+
+
+@pytest.mark.parametrize("use", STALE_USES.values(), ids=STALE_USES.keys())
+def test_a_value_or_handle_of_a_deleted_node_says_so_rather_than_use_its_successor(use):
+    g, *_ = small_graph()
+    v, h = g.nodes[2], Handle(g, 2)
+    del g.nodes[2:]
+    MakeValue(g, 99.0)
+    with pytest.raises(ReferenceError, match=r"node 2 was deleted by del g\.nodes\[2:\]"):
+        use(v, h)
+    assert [(v.data, v.grad) for v in g.nodes] == [(2.0, 0.0), (3.0, 0.0), (99.0, 0.0)]
+
+
+def test_values_and_handles_of_the_nodes_a_deletion_kept_go_on_as_before():
+    g, a, b, _ = small_graph()
+    v, h = g.nodes[b], Handle(g, b)
+    for step in range(3):  # a training loop's own pattern
+        del g.nodes[2:]
+        VMul(g, a, b)
+        assert v.data == h.data == 3.0 + step
+        h.data += 1
+    assert (h * 2).data == 12.0 and v.label == "b"
+
+
+def test_two_values_of_one_node_are_equal_and_hash_alike_as_one_value():
+    g, a, b, c = small_graph()
+    v, w = g.nodes[c], g.nodes[c]
+    assert v == w and hash(v) == hash(w) and len({v, w}) == 1
+    assert v in g.nodes and g.nodes.index(v) == c and g.nodes.count(v) == 1
+    assert g.nodes[a] != g.nodes[b] and g.nodes[a] not in g.nodes[1:]
+    other, _, _, _ = small_graph()
+    assert other.nodes[c] != v and other.nodes[c] not in g.nodes
+    assert Value(6.0) != v and Value(6.0) not in g.nodes  # a Value by hand is its own graph's
+
+
+def test_micrograds_build_topo_ported_to_values_visits_each_node_once():
+    g = Graph()
+    a = MakeValue(g, 2.0)
+    root = VAdd(g, VMul(g, a, a), a)  # a is used three times
+    topo, visited = [], set()
+
+    def build_topo(v):
+        if v not in visited:
+            visited.add(v)
+            for child in v.op[: v.op.arity] if v.op is not None else ():
+                build_topo(g.nodes[child])
+            topo.append(v)
+
+    build_topo(g.nodes[root])
+    assert topo == [g.nodes[a], g.nodes[1], g.nodes[root]]
+
+
+def test_a_value_of_a_deleted_node_equals_nothing_it_could_be_mistaken_for():
+    g, *_ = small_graph()
+    visited = {g.nodes[2]}
+    del g.nodes[2:]
+    MakeValue(g, 99.0)
+    with pytest.raises(ReferenceError, match=r"node 2 was deleted by del g\.nodes\[2:\]"):
+        g.nodes[2] in visited  # noqa: B015
+
+
+def test_an_iterator_goes_on_as_a_lists_after_a_deletion_or_an_append():
+    g, *_ = small_graph()
+    nodes = iter(g.nodes)
+    first = next(nodes)
+    del g.nodes[1:]
+    assert list(nodes) == [] and first.data == 2.0
+    nodes = iter(g.nodes)
+    next(nodes)
+    MakeValue(g, 5.0)
+    assert [v.data for v in nodes] == [5.0]
+
+
+def test_a_slice_assigned_as_many_values_copies_each_into_its_node():
+    g, *_ = small_graph()
+    kept = g.nodes[2]
+    g.nodes[1:3] = [Value(8.0), Value(9.0, op=Mul(0, 1), label="y")]
+    assert [(v.data, v.op, v.label) for v in g.nodes] == [
+        (2.0, None, "a"), (8.0, None, None), (9.0, Mul(0, 1), "y")]
+    assert kept.data == 9.0  # node 2 is still node 2, as after g.nodes[2] = Value(9.0)
+    g.nodes[::2] = (Value(1.0), Value(3.0))
+    assert [v.data for v in g.nodes] == [1.0, 8.0, 3.0]
+
+
+@pytest.mark.parametrize(("target", "count", "datas"), [
+    (slice(2, None), 2, [2.0, 3.0, 7.0, 7.0]), (slice(1, 9), 0, [2.0]),
+    (slice(3, 3), 1, [2.0, 3.0, 6.0, 7.0]), (slice(None), 1, [7.0])])
+def test_the_newest_nodes_can_be_replaced_by_any_number_of_values(target, count, datas):
+    g, *_ = small_graph()
+    g.nodes[target] = [Value(7.0) for _ in range(count)]
+    assert [v.data for v in g.nodes] == datas
+
+
+@pytest.mark.parametrize(("target", "count", "message"), [
+    (slice(0, 1), 0, r"g.nodes\[0:1\] = 0 values would move the nodes after them"),
+    (slice(1, 1), 1, r"g.nodes\[1:1\] = 1 values would move the nodes after them"),
+    (slice(None, None, 2), 1, "attempt to assign 1 values to an extended slice of 2 nodes"),
+])
+def test_a_slice_assignment_that_would_move_nodes_is_refused_naming_it(target, count, message):
+    g, *_ = small_graph()
+    with pytest.raises(ValueError, match=message):
+        g.nodes[target] = [Value(7.0)] * count
+    assert [v.data for v in g.nodes] == [2.0, 3.0, 6.0]
+
+
+def test_a_slice_assignment_of_something_else_than_values_changes_nothing():
+    g, *_ = small_graph()
+    with pytest.raises(TypeError, match="g.nodes holds Values: item 1 is a float"):
+        g.nodes[1:3] = [Value(8.0), 9.0]
+    assert [v.data for v in g.nodes] == [2.0, 3.0, 6.0]
