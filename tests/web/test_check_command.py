@@ -102,13 +102,24 @@ def test_a_site_without_its_worker_fails_each_playground_saying_python_did_not_s
     ]
 
 
-def test_python_that_never_starts_fails_each_playground_past_the_boot_deadline(
+def test_a_site_without_pyodides_wasm_fails_each_playground_saying_why(tmp_path, capsys):
+    course = broken_course(tmp_path, "pyodide/pyodide.asm.wasm")
+    assert check.main([str(course)]) == 1
+    why = "not run: Python did not start: failed: Pyodide's wasm could not be loaded: "
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"FAIL {course}/lesson.html: 2 playgrounds, 2 failed"
+    assert lines[1].startswith(f"     {course}/lesson.html, playground 1 (first): {why}")
+    assert lines[2].startswith(f"     {course}/lesson.html, playground 2: {why}")
+    assert lines[3:] == ["2 playgrounds on 1 page, 2 failed"]
+
+
+def test_python_that_has_not_started_by_the_boot_deadline_fails_each_playground(
     tmp_path, monkeypatch, capsys
 ):
-    course = broken_course(tmp_path, "pyodide/pyodide.asm.wasm")  # Pyodide waits for it
-    monkeypatch.setattr(check, "BOOT_S", 2)
+    course = broken_course(tmp_path, "bare.html")  # the site whole, as far as Python goes
+    monkeypatch.setattr(check, "BOOT_S", 0)  # no Python starts within no time
     assert check.main([str(course)]) == 1
-    why = "not run: Python did not start within 2 s (it was loading Python)"
+    why = "not run: Python did not start within 0 s (it was loading Python)"
     assert capsys.readouterr().out.splitlines() == [
         f"FAIL {course}/lesson.html: 2 playgrounds, 2 failed",
         f"     {course}/lesson.html, playground 1 (first): {why}",

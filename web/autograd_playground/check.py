@@ -222,7 +222,7 @@ def outcome(index: int, ran: dict) -> Outcome:
     mine = Outcome(index, ran["id"], "passed")
     if ran["status"] is None:
         mine.status, mine.error = "error", "no result: Python never answered"
-    elif ran["status"] == "stopped" and ran["phase"].startswith("failed"):
+    elif ran["status"] in ("stopped", "error") and ran["phase"].startswith("failed"):
         mine.status, mine.error = "error", f"Python did not start: {ran['phase']}"
     elif ran["status"] == "stopped":
         mine.status, mine.error = "timeout", f"ran past its timeout of {ran['timeout']:g} s"
@@ -231,7 +231,7 @@ def outcome(index: int, ran: dict) -> Outcome:
         lines = ran["code"].splitlines()
         if mine.line and mine.line <= len(lines):
             mine.code = lines[mine.line - 1].strip()
-    elif ran["check"] == "failed":
+    elif ran["check"] in ("failed", "unchecked"):
         mine.status = "check failed"
         mine.error = "; ".join(map(str, ran["messages"])) or "a check failed"
     return mine
