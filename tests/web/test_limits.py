@@ -18,3 +18,14 @@ def test_one_huge_print_shows_its_first_250_kB_then_the_note(playground):
     assert output.count("x") == 250_000
     assert output.rstrip().endswith("output truncated (more than 10,000 lines or 250 kB)")
     assert "after" not in output
+
+
+def test_a_million_graphs_in_the_globals_list_100_tables_and_say_how_many_more(playground):
+    code = "class G:\n    nodes = []\nglobals().update({f'g{i}': G() for i in range(1_000_000)})\n"
+    assert playground.run(code) == "done"
+    graphs = playground.graphs()
+    assert len(graphs) == 100 and graphs[-1] == "g99 (0 nodes)"
+    assert playground.output == (
+        "999,900 more graphs in the globals not shown: a run shows 100 tables at most\n")
+    assert playground.run("print('next')") == "done"
+

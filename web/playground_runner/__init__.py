@@ -32,7 +32,7 @@ from .checks import run_checks
 from .errors import FILENAME, error_line, learner_traceback
 from .fresh import Pristine, RunState, Stopped
 from .output import NoInput, Output, Stream
-from .tables import graphs_in, table, tabulate
+from .tables import MAX_TABLES, graphs_in, more, table, tabulate
 
 __all__ = ["run"]
 
@@ -77,12 +77,17 @@ def _run(code: str, output: Output, result: dict) -> dict:
     """Run the code, then fill in `result`: its status, error and tables; returns the
     namespace the code ran in."""
     snapshots: list[dict] = []
+    shows_left_out = 0
 
     def show(graph: object, title: object = None) -> None:
         """Snapshot `graph` now as a table of its own, named `title`."""
+        nonlocal shows_left_out
         if not is_graph_like(graph):
             raise TypeError("show() needs a graph: an object with a `nodes` list "
                             "whose items have data, grad and op")
+        if len(snapshots) == MAX_TABLES:
+            shows_left_out += 1
+            return
         name = f"show #{len(snapshots) + 1}" if title is None else text_of(title, TITLE_CHARS)
         try:
             snapshots.append(table(name, graph))
@@ -106,7 +111,11 @@ def _run(code: str, output: Output, result: dict) -> dict:
     result["ms"] = (time.perf_counter() - started) * 1000
     result["ended"] = time.time() * 1000
     pristine.restore()  # the builtins and the runner's code as they were, for reading the tables
-    result["tables"] = snapshots + tabulate(graphs_in(namespace, output.note), output.note)
+    if shows_left_out:
+        output.note(f"{more(shows_left_out, 'snapshot', 'snapshots')} of show() not shown: "
+                    f"a run shows {MAX_TABLES} tables at most")
+    graphs = graphs_in(namespace, output.note)
+    result["tables"] = snapshots + tabulate(graphs, output.note, MAX_TABLES - len(snapshots))
     return namespace
 
 
