@@ -29,7 +29,7 @@ from engine.inspect import is_graph_like
 
 from .caps import TITLE_CHARS, describe, text_of
 from .checks import run_checks
-from .errors import FILENAME, error_line, learner_traceback
+from .errors import FILENAME, Parting, error_line, learner_traceback
 from .fresh import Pristine, RunState, Stopped
 from .output import NoInput, Output, Stream
 from .tables import MAX_TABLES, graphs_in, more, table, tabulate
@@ -44,6 +44,7 @@ def run(code: str, send_output: Callable[[str], None], checks: Iterable[str] = (
     result = {"status": "done", "error": None, "line": None, "ms": 0.0,
               "ended": time.time() * 1000, "tables": [], "check": None}
     checks = [str(check) for check in checks]
+    parting.release()
     pristine.restore()
     state = RunState()
     restore = pristine.restore, state.restore  # taken before the code can change them
@@ -108,6 +109,7 @@ def _run(code: str, output: Output, result: dict) -> dict:
     except BaseException as exc:  # the learner's error, SystemExit included, is a result
         result["status"] = "error"
         result["error"], result["line"] = learner_traceback(exc), error_line(exc)
+        parting.hold(exc)
     result["ms"] = (time.perf_counter() - started) * 1000
     result["ended"] = time.time() * 1000
     pristine.restore()  # the builtins and the runner's code as they were, for reading the tables
@@ -145,6 +147,7 @@ def _sendable(table: dict, output: Output) -> bool:
         return False
 
 
+parting = Parting()
 pristine = Pristine()
 pristine.save()  # last, so that it saves this module's globals as they end up
 # What Python holds by now (the standard library's, the engine's, this package's objects)
