@@ -3,8 +3,9 @@
 // is checked for its shape and size before the page acts on it; one that
 // fails is a Malformed error, and the runtime ends the run it belongs to.
 
-// The runner sends at most 250,000 characters of output a run, then its note.
-export const MAX_OUTPUT_CHARS = 251_000;
+// The runner sends at most 250,000 characters and 10,000 lines of output a run, then its note.
+const MAX_OUTPUT_CHARS = 251_000;
+const MAX_OUTPUT_LINES = 10_010;
 // and at most this many tables (playground_runner/tables.py), each with a note or two.
 const MAX_TABLES = 100;
 const MAX_NOTES = 3;
@@ -51,6 +52,16 @@ export function parseBatch(batch) {
     Array.isArray(pair) && pair.length === 2 && STREAMS.includes(pair[0]) && typeof pair[1] === "string");
   if (!valid) throw new Malformed("output that is not a list of [stream, text] pairs");
   return pairs;
+}
+
+/** Add the characters and lines of `pairs` (an output batch's) to `sent`, a run's totals
+ *  so far; throws Malformed once they pass what the runner sends in a run. */
+export function countOutput(sent, pairs) {
+  for (const [, text] of pairs) {
+    sent.chars += text.length;
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) sent.lines++;
+  }
+  if (sent.chars > MAX_OUTPUT_CHARS || sent.lines > MAX_OUTPUT_LINES) throw new Malformed("more output than the runner sends");
 }
 
 /** the runner's result, checked; an over-long error, title, label or op is cut short. */
