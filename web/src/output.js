@@ -12,11 +12,12 @@ import { element } from "./dom.js";
 
 // What one frame draws at most: characters, lines, and pieces (a piece is a stretch of
 // one stream, drawn as one text). A test may lower these, to see each frame keep to them.
-export const frameBudget = { chars: 16_000, lines: 400, pieces: 500 };
+export const frameBudget = { chars: 16_000, lines: 200, pieces: 500 };
 const UNBOUNDED = { chars: Infinity, lines: Infinity, pieces: Infinity };
 // What a block holds at most: appending to it lays out only it.
 const BLOCK_CHARS = 8_000;
 const BLOCK_LINES = 200;
+const BLOCK_SPANS = 100;
 // Past this many spans (each a stream's stretch, coloured as its stream), a block's
 // later output joins its last span, whatever its stream.
 const MAX_SPANS = 2_000;
@@ -30,7 +31,7 @@ export class OutputView {
     // A hidden page draws no frames: what waits is drawn at once (nothing is laid out
     // until the page shows again), so a run's end never waits for the page to show.
     document.addEventListener("visibilitychange", () => {
-      if (document.hidden && this.queue.length) this.draw(UNBOUNDED);
+      if (document.hidden && this.waits()) this.draw(UNBOUNDED);
     });
     this.waiting = [];
     this.clear();
@@ -39,7 +40,6 @@ export class OutputView {
   /** Empty the box, and forget what waited to be drawn. */
   clear() {
     this.unschedule();
-    this.queue = []; // [kind, text] pairs not drawn yet, a kind's neighbours joined
     this.block = null;
     this.spans = 0;
     this.following = true;
@@ -72,7 +72,7 @@ export class OutputView {
 
   /** Resolves once all that was appended is drawn. */
   drawn() {
-    if (!this.queue.length) return Promise.resolve();
+    if (!this.waits()) return Promise.resolve();
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
@@ -80,18 +80,20 @@ export class OutputView {
   draw(limits = frameBudget) {
     this.unschedule();
     const budget = { ...limits };
-    while (this.queue.length && budget.chars > 0 && budget.lines > 0 && budget.pieces-- > 0) {
+    while (this.waits() && budget.chars > 0 && budget.lines > 0 && budget.pieces-- > 0) {
       this.drawPiece(budget);
     }
-    if (this.queue.length) this.schedule();
+    if (this.waits()) this.schedule();
     else this.settle();
     if (this.following && !document.hidden) this.root.scrollTop = this.root.scrollHeight;
   }
 
   /** Draw the start of the first thing waiting, as much as the budget and its block allow. */
   drawPiece(budget) {
-    const [kind, text] = this.queue[0];
-    const full = (block) => block.full || block.chars >= BLOCK_CHARS || block.lines >= BLOCK_LINES;
+    const first = this.queue[this.drawnUpTo];
+    const [kind, text] = first;
+    const full = (block) => block.full || block.chars >= BLOCK_CHARS || block.lines >= BLOCK_LINES
+      || block.root.childElementCount >= BLOCK_SPANS;
     if (!this.block || full(this.block)) this.newBlock();
     const block = this.block;
     const forFrame = Math.min(budget.chars, lineEnd(text, budget.lines));
@@ -108,8 +110,8 @@ export class OutputView {
     block.lines += lines;
     budget.chars -= piece.length;
     budget.lines -= lines;
-    if (end < text.length) this.queue[0][1] = text.slice(end);
-    else this.queue.shift();
+    if (end < text.length) first[1] = text.slice(end);
+    else this.drawnUpTo++;
     const span = block.root.lastChild;
     if (span?.className === kind || (span && this.spans >= MAX_SPANS)) {
       span.firstChild.appendData(piece);
@@ -124,8 +126,15 @@ export class OutputView {
     this.root.append(this.block.root);
   }
 
+  /** Whether any output waits to be drawn. */
+  waits() {
+    return this.drawnUpTo < this.queue.length;
+  }
+
   /** Nothing waits: say so to whoever waits for it. */
   settle() {
+    this.queue = []; // [kind, text] pairs to draw, a kind's neighbours joined
+    this.drawnUpTo = 0; // in `queue`: taking from an array's front would move all the rest
     for (const resolve of this.waiting.splice(0)) resolve();
   }
 
