@@ -18,8 +18,8 @@ const UNBOUNDED = { chars: Infinity, lines: Infinity, pieces: Infinity };
 const BLOCK_CHARS = 8_000;
 const BLOCK_LINES = 200;
 const BLOCK_SPANS = 100;
-// Past this many spans (each a stream's stretch, coloured as its stream), a block's
-// later output joins its last span, whatever its stream.
+// Past this many spans (each a stream's stretch, coloured as its stream), later output
+// joins the last one, whatever its stream.
 const MAX_SPANS = 2_000;
 
 export class OutputView {
@@ -51,7 +51,8 @@ export class OutputView {
   append(kind, text) {
     if (!text) return;
     const last = this.queue.at(-1);
-    if (last?.[0] === kind) last[1] += text;
+    const spans = this.spans + this.queue.length - this.drawnUpTo; // drawn and to come
+    if (last && (last[0] === kind || spans >= MAX_SPANS)) last[1] += text;
     else this.queue.push([kind, text]);
     if (document.hidden) this.draw(UNBOUNDED);
     else this.schedule();
