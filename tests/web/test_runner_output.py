@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import playground_runner
 from playground_runner import output as output_module
-from playground_runner.output import FLUSH_SECONDS, Output
+from playground_runner.output import BATCH_PAIRS, FLUSH_SECONDS, Output
 
 
 def test_a_million_empty_batches_sent_by_the_code_send_the_page_nothing():
@@ -49,3 +49,13 @@ def test_a_batch_that_is_not_output_goes_at_once_after_what_came_before_for_the_
         output.send(batch)
     assert posted == ['[["stdout", "a"]]', '[["stdout", "b"]]',
                       '[["stdin", "x"]]', "not json", '{"stdout": "x"}', 3]
+
+
+def test_output_that_switches_streams_at_every_character_goes_in_batches_of_bounded_size():
+    batches: list[str] = []
+    code = ("import sys\nfor _ in range(5_000):\n"
+            "    sys.stdout.write('a')\n    sys.stderr.write('b')\n")
+    json.loads(playground_runner.run(code, batches.append))
+    pairs = [json.loads(batch) for batch in batches]
+    assert all(len(batch) <= BATCH_PAIRS for batch in pairs)
+    assert "".join(text for batch in pairs for _, text in batch) == "ab" * 5_000

@@ -9,6 +9,9 @@ from collections.abc import Callable
 MAX_LINES = 10_000
 MAX_CHARS = 250_000
 FLUSH_SECONDS = 0.05
+BATCH_PAIRS = 1_000
+"""A batch holds at most this many [stream, text] pairs (code that switches streams at
+every character makes one a character): the page takes in a batch in one task."""
 TRUNCATED = "\n… output truncated (more than 10,000 lines or 250 kB)\n"
 STREAMS = ("stdout", "stderr")
 
@@ -43,7 +46,8 @@ class Output:
                 self.pending[-1][1] += piece
             elif piece:
                 self.pending.append([name, piece])
-        if self.truncated or time.monotonic() - self.last_flush > FLUSH_SECONDS:
+        if self.truncated or len(self.pending) >= BATCH_PAIRS \
+                or time.monotonic() - self.last_flush > FLUSH_SECONDS:
             self.flush()
 
     def send(self, batch: str) -> None:
