@@ -57,6 +57,10 @@ RUN = """async (code) => {
 }"""
 
 
+def ms_or_none(ms: float) -> str:
+    return f"{ms:.0f} ms" if ms else "none"
+
+
 def measure(browser, site: str, code: str) -> tuple[float, float]:
     context = browser.new_context()
     try:
@@ -81,8 +85,7 @@ def main() -> None:
         for name, code in PROGRAMS.items():
             results = [measure(browser, site, code) for _ in range(args.runs)]
             longest = [task for task, _ in results]
-            median = statistics.median(longest)
-            tasks = f"{median:.0f} ms, {max(longest):.0f} ms" if max(longest) else "none"
+            tasks = ", ".join(map(ms_or_none, [statistics.median(longest), max(longest)]))
             run = statistics.median(ms for _, ms in results)
             print(f"{name:<48} {tasks:>30} {run:>11.0f} ms", flush=True)
 
