@@ -60,11 +60,16 @@ class Parting:
     def hold(self, exc: BaseException) -> None:
         """Hold every part of `exc`, if it has many, with their tracebacks let go: the
         frames they hold, and the globals those hold, are freed without it."""
-        parts = list(_errors(exc))  # each part before the ones it holds
-        if len(parts) < MANY_PARTS:
+        try:
+            parts = list(_errors(exc))  # each part before the ones it holds
+            if len(parts) < MANY_PARTS:
+                return
+            for part in parts:
+                part.__traceback__ = None
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # a learner's error whose parts fail to be read or let go
             return
-        for part in parts:
-            part.__traceback__ = None
         self.held.append(parts)
 
     def release(self) -> None:
