@@ -1,6 +1,6 @@
 """The runner against hostile graph-like objects made by hypothesis: whatever their
 attributes hold or raise, the run ends with the code's own status, the result is JSON
-the page can parse, and every string in it is capped."""
+the page can parse, every table one the page reads, and every string in it capped."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine import Graph, Value
 from playground_runner.caps import CELL_CHARS, FULL_LABEL_CHARS, TITLE_CHARS
 from tests.web.runs import run
+from tests.web.tables import assert_page_reads
 
 # A clipped string is its first `limit` characters and "… n more characters".
 SLACK = 40
@@ -140,6 +141,7 @@ def test_a_hostile_graph_in_the_globals_never_changes_the_runs_status(graph):
     assert output.startswith("ran\n")
     assert "JSON" not in output  # every table is JSON-ready as made, not dropped at the end
     for table in result["tables"]:
+        assert_page_reads(table)
         assert capped(table["title"], TITLE_CHARS)
         for column in ("label", "op", "data", "grad"):
             assert len(table[column]) == table["count"]
@@ -155,4 +157,5 @@ def test_showing_a_hostile_graph_is_a_table_a_note_or_an_error_of_show(graph, ti
     if result["status"] == "error":
         assert result["line"] == 2 and len(result["error"]) < 25_000
     for table in result["tables"]:
+        assert_page_reads(table)
         assert capped(table["title"], TITLE_CHARS)

@@ -120,3 +120,15 @@ def test_a_stop_while_the_runner_formats_the_error_is_a_stop():
     assert (result["status"], result["error"]) == ("stopped", None)
     result, output = run("print('next')\n")
     assert (result["status"], output) == ("done", "next\n")
+
+
+def test_an_error_whose_parts_fail_to_be_read_is_still_the_runs_error():
+    code = (
+        "class Odd(Exception):\n"
+        "    @property\n"
+        "    def exceptions(self): raise SystemExit('no')\n"
+        "raise Odd('x')\n"
+    )
+    result, _ = run(code)
+    assert result["status"] == "error" and result["line"] == 4
+    assert "Odd" in result["error"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.web.runs import CONFIG_OBJECT
 
 COUNTER = "x = 0\nprint('ran', x)\n"
@@ -63,3 +65,23 @@ def test_what_a_run_does_to_the_workers_globals_is_undone_before_the_next(playgr
     check = "import js\nprint(hasattr(js, 'mine'), js.postMessage is None, callable(js.fetch))\n"
     assert playground.run(check) == "done"
     assert playground.output.strip() == "False False True"
+
+
+DEEP_ERRORS = {
+    "a group of groups": "e = ValueError('x')\nfor _ in range(3_000):\n"
+                         "    e = ExceptionGroup('g', [e])\nprint('ok')\nraise e\n",
+    "a chain of causes": "e = ValueError(0)\nfor i in range(3_000):\n    f = ValueError(i)\n"
+                         "    f.__cause__ = e\n    e = f\nprint('ok')\nraise e\n",
+}
+
+
+@pytest.mark.parametrize("code", DEEP_ERRORS.values(), ids=DEEP_ERRORS.keys())
+def test_an_error_3000_parts_deep_is_its_own_error_and_python_lives_on(playground, code):
+    assert playground.run(code) == "error"
+    output = playground.output
+    assert output.startswith("ok\n") and "Python crashed" not in output
+    assert output.endswith("more characters\n") or "max_group_depth is 10" in output
+    assert playground.marked_line() == "raise e"
+    assert playground.run("import gc\ngc.collect()\nprint('alive')\n") == "done"
+    assert playground.output == "alive\n"
+    assert playground.python_starts == 1

@@ -8,6 +8,8 @@ protocol ends its run as an error, and the next run works.
 
 import json
 
+from engine import Graph, MakeValue, VMul
+from playground_runner.tables import table
 from tests.web.conftest import set_deadlines
 from tests.web.pages import PlaygroundAt
 
@@ -80,13 +82,30 @@ def test_output_beyond_the_cap_ends_the_run_even_past_runner_py(playground):
     assert len(playground.output) < 260_000
 
 
+def runner_table() -> dict:
+    """A table as the runner makes it, of a graph of 2 nodes, b = a * a."""
+    graph = Graph()
+    VMul(graph, MakeValue(graph, 2.0), 0)
+    return table("g", graph)
+
+
+def with_tables(*tables: dict) -> str:
+    return json.dumps({"status": "done", "error": None, "line": None, "tables": tables})
+
+
 def test_a_result_that_is_not_runner_pys_ends_the_run_as_an_error(playground):
+    valid = runner_table()
     bad_results = [
         PWNED,
         json.dumps({"status": "done", "error": None, "line": None, "tables": {}}),
-        json.dumps({"status": "done", "error": None, "line": None,
-                    "tables": [{"title": "g", "count": 2, "label": ["a"]}]}),
+        with_tables({"title": "g", "count": 2, "label": ["a"]}),
         "not json",
+        # What the runner never sends, whatever the learner's graph holds: a value that is
+        # not a number without its text, an operand that is not a node, over 100 tables.
+        with_tables({**valid, "data": ["one", 4.0]}),
+        with_tables({**valid, "grad": [None, 0.0]}),
+        with_tables({**valid, "args": [[], [0, 2]]}),
+        with_tables(*[valid] * 101),
     ]
     for result in bad_results:
         playground.start(LOOP)

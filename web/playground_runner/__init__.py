@@ -28,12 +28,12 @@ from engine.graph import record_lines
 
 from .caps import describe
 from .checks import run_checks
-from .errors import FILENAME, error_line, learner_traceback
+from .errors import FILENAME, Parting, error_line, learner_traceback
 from .fresh import Pristine, RunState, StandardLibrary, Stopped
 from .guard import guard
 from .output import NoInput, Output, Stream
-from .show import shower
-from .tables import graphs_in, tabulate
+from .show import Show
+from .tables import MAX_TABLES, graphs_in, tabulate
 
 __all__ = ["run"]
 
@@ -47,6 +47,7 @@ def run(code: str, send_output: Callable[[str], None], checks: Iterable[str] = (
     result = {"status": "done", "error": None, "line": None, "ms": 0.0,
               "ended": time.time() * 1000, "tables": [], "check": None}
     checks = [str(check) for check in checks]
+    parting.release()
     pristine.restore()
     guard.report = report
     state = RunState()
@@ -100,9 +101,9 @@ def _check(checks: list[str], namespace: dict) -> dict:
 def _run(code: str, output: Output, result: dict) -> dict:
     """Run the code, then fill in `result`: its status, error and tables; returns the
     namespace the code ran in."""
-    snapshots: list[dict] = []
+    show = Show(output.note)
     namespace = {"__name__": "__main__", "__file__": FILENAME, "__builtins__": builtins,
-                 "show": shower(snapshots, output.note)}
+                 "show": show}
     linecache.cache[FILENAME] = (len(code), None, code.splitlines(True), FILENAME)
     _redirect(output)
     started = time.perf_counter()
@@ -114,10 +115,13 @@ def _run(code: str, output: Output, result: dict) -> dict:
     except BaseException as exc:  # the learner's error, SystemExit included, is a result
         result["status"] = "error"
         result["error"], result["line"] = learner_traceback(exc), error_line(exc)
+        parting.hold(exc)
     result["ms"] = (time.perf_counter() - started) * 1000
     result["ended"] = time.time() * 1000
     pristine.restore()  # the builtins and the runner's code as they were, for reading the tables
-    result["tables"] = snapshots + tabulate(graphs_in(namespace, output.note), output.note)
+    show.say_left_out()
+    graphs = graphs_in(namespace, output.note)
+    result["tables"] = show.tables + tabulate(graphs, output.note, MAX_TABLES - len(show.tables))
     return namespace
 
 
@@ -158,6 +162,7 @@ def settle() -> None:
     standard.save()
 
 
+parting = Parting()
 pristine, standard = Pristine(), StandardLibrary()
 settle()  # last, so that it saves this module's globals as they end up
 # What Python holds by now (the standard library's, the engine's, this package's objects)

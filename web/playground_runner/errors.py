@@ -1,8 +1,13 @@
 """The learner's error as they can read it: only their own frames, at most the first and
-last few of a deep recursion, and the line to mark in the editor."""
+last few of a deep recursion, and the line to mark in the editor.
+
+An error of many parts (a group of groups thousands deep, a long chain of causes) is
+freed a part at a time: freed at once, each part frees the next in a nested C call, and
+a few hundred levels down Pyodide runs out of the browser's stack and Python crashes."""
 
 from __future__ import annotations
 
+import gc
 import sys
 import traceback
 from collections import deque
@@ -16,6 +21,9 @@ EDGE_FRAMES = 10
 """A deep recursion's traceback shows this many of the learner's frames at each end."""
 HIDDEN = "<hidden frames>"
 """The file name of the frame that stands in for the frames left out."""
+MANY_PARTS = 100
+"""An error of this many parts (itself, its causes, contexts and groups' errors) or more is
+freed a part at a time (see Parting)."""
 
 
 def learner_traceback(exc: BaseException) -> str:
@@ -26,15 +34,58 @@ def learner_traceback(exc: BaseException) -> str:
         for part in _errors(exc):
             part.__traceback__ = _learner_frames(part.__traceback__)
         te = traceback.TracebackException.from_exception(exc)
-        for part in _errors(te):
-            part.stack = ElidedStack(part.stack)
-        text = "".join(te.format())
+        parts = list(_errors(te))
+        try:
+            for part in parts:
+                part.stack = ElidedStack(part.stack)
+            text = "".join(te.format())
+        finally:
+            for part in parts:  # so that each is freed alone
+                part.__cause__ = part.__context__ = part.exceptions = None
         clipped = clip(text, ERROR_CHARS)
         return text if clipped is text else clipped + "\n"
     except KeyboardInterrupt:
         raise
     except BaseException as failure:
         return f"{_name(exc)} (it could not be printed: {_name(failure)})\n"
+
+
+class Parting:
+    """Learner errors of many parts, held until nothing else holds them, then freed a part
+    at a time, each after the parts that hold it."""
+
+    def __init__(self) -> None:
+        self.held: list[list[BaseException]] = []
+
+    def hold(self, exc: BaseException) -> None:
+        """Hold every part of `exc`, if it has many, with their tracebacks let go: the
+        frames they hold, and the globals those hold, are freed without it."""
+        try:
+            parts = list(_errors(exc))  # each part before the ones it holds
+            if len(parts) < MANY_PARTS:
+                return
+            for part in parts:
+                part.__traceback__ = None
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # a learner's error whose parts fail to be read or let go
+            return
+        self.held.append(parts)
+
+    def release(self) -> None:
+        """Free each error held that nothing else holds by now: the globals of the run
+        that raised it, if a cycle (their functions) kept them, go in a collection first."""
+        if not self.held:
+            return
+        gc.collect()
+        kept = []
+        for parts in self.held:
+            if sys.getrefcount(parts[0]) > 2:  # this list's reference, and the call's
+                kept.append(parts)
+                continue
+            for i in range(len(parts)):
+                parts[i] = None
+        self.held = kept
 
 
 def error_line(exc: BaseException) -> int | None:

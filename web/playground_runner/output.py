@@ -9,15 +9,22 @@ from collections.abc import Callable
 MAX_LINES = 10_000
 MAX_CHARS = 250_000
 FLUSH_SECONDS = 0.05
+BATCH_PAIRS = 1_000
+"""A batch holds at most this many [stream, text] pairs (code that switches streams at
+every character makes one a character): the page takes in a batch in one task."""
 TRUNCATED = "\n… output truncated (more than 10,000 lines or 250 kB)\n"
+STREAMS = ("stdout", "stderr")
 
 
 class Output:
-    """stdout and stderr together, in order, capped, sent to the page in timed batches."""
+    """stdout and stderr together, in order, capped, sent to the page in timed batches:
+    a message at most every FLUSH_SECONDS, and one at the end, however the output comes.
+    Each message costs the page's main thread a task of its own."""
 
-    def __init__(self, send: Callable[[str], None]) -> None:
-        self.send = send
-        self.pending: list[list[str]] = []
+    def __init__(self, post: Callable[[str], None]) -> None:
+        self._post = post
+        self.pending: list[list[str]] = []  # [stream, text] pairs the runner wrote
+        self.sealed: list[str] = []  # the items of JSON lists, to send before `pending`
         self.lines = 0
         self.chars = 0
         self.truncated = False
@@ -39,7 +46,25 @@ class Output:
                 self.pending[-1][1] += piece
             elif piece:
                 self.pending.append([name, piece])
-        if self.truncated or time.monotonic() - self.last_flush > FLUSH_SECONDS:
+        if self.truncated or len(self.pending) >= BATCH_PAIRS \
+                or time.monotonic() - self.last_flush > FLUSH_SECONDS:
+            self.flush()
+
+    def send(self, batch: str) -> None:
+        """A batch (a JSON list of [stream, text] pairs) from code that reaches this object
+        (sys.stdout.output) and sends output itself: it goes out with the rest, uncapped
+        (the page caps what it takes), and an empty one costs next to nothing. What is
+        not such a batch goes at once as it is, for the page to refuse."""
+        text = batch.strip() if type(batch) is str else ""
+        if text[:1] == "[" and text[-1:] == "]" and not text[1:-1].strip():
+            return
+        if not _is_batch(text):
+            self.flush()
+            self._post(batch)
+            return
+        self._seal()
+        self.sealed.append(text[1:-1])
+        if time.monotonic() - self.last_flush > FLUSH_SECONDS:
             self.flush()
 
     def note(self, text: str) -> None:
@@ -47,10 +72,28 @@ class Output:
         self.write("stderr", text + "\n")
 
     def flush(self) -> None:
-        if self.pending:
-            self.send(json.dumps(self.pending))
-            self.pending = []
+        self._seal()
+        if self.sealed:
+            self._post(f"[{','.join(self.sealed)}]")
+            self.sealed = []
         self.last_flush = time.monotonic()
+
+    def _seal(self) -> None:
+        """Put the pending pairs, as JSON, after what is to be sent."""
+        if self.pending:
+            self.sealed.append(json.dumps(self.pending)[1:-1])
+            self.pending = []
+
+
+def _is_batch(text: str) -> bool:
+    """Whether `text` is JSON of a list of [stream, text] pairs."""
+    try:
+        pairs = json.loads(text)
+    except ValueError:
+        return False
+    return type(pairs) is list and all(
+        type(pair) is list and len(pair) == 2 and pair[0] in STREAMS and type(pair[1]) is str
+        for pair in pairs)
 
 
 class Stream:

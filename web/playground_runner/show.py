@@ -1,7 +1,7 @@
 """`show(graph, title)`, in every run's namespace: a table of the graph as it is now.
 
-A module of its own: code can read `show.__globals__`, so the function lives where
-nothing of the runner's but the tables is in reach.
+A module of its own: code can read what `show` leads to (its class's functions'
+globals), so it lives where nothing of the runner's but the tables is in reach.
 """
 
 from __future__ import annotations
@@ -11,23 +11,34 @@ from collections.abc import Callable
 from engine.inspect import is_graph_like
 
 from .caps import TITLE_CHARS, describe, text_of
-from .tables import table
+from .tables import MAX_TABLES, more, table
 
 
-def shower(snapshots: list[dict], note: Callable[[str], None]) -> Callable[..., None]:
-    """The run's `show`, which appends its tables to `snapshots`."""
+class Show:
+    """The run's `show`: the tables it made (MAX_TABLES at most, the rest counted)."""
 
-    def show(graph: object, title: object = None) -> None:
+    def __init__(self, note: Callable[[str], None]) -> None:
+        self.tables: list[dict] = []
+        self.left_out = 0
+        self.note = note
+
+    def __call__(self, graph: object, title: object = None) -> None:
         """Snapshot `graph` now as a table of its own, named `title`."""
         if not is_graph_like(graph):
             raise TypeError("show() needs a graph: an object with a `nodes` list "
                             "whose items have data, grad and op")
-        name = f"show #{len(snapshots) + 1}" if title is None else text_of(title, TITLE_CHARS)
+        if len(self.tables) == MAX_TABLES:
+            self.left_out += 1
+            return
+        name = f"show #{len(self.tables) + 1}" if title is None else text_of(title, TITLE_CHARS)
         try:
-            snapshots.append(table(name, graph))
+            self.tables.append(table(name, graph))
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
-            note(f"cannot show {name} as a table: {describe(exc)}")
+            self.note(f"cannot show {name} as a table: {describe(exc)}")
 
-    return show
+    def say_left_out(self) -> None:
+        if self.left_out:
+            self.note(f"{more(self.left_out, 'snapshot', 'snapshots')} of show() not shown: "
+                      f"a run shows {MAX_TABLES} tables at most")

@@ -1,9 +1,15 @@
 """The graphs the learner's code left behind, as the page's tables: one column per field,
-every learner string clipped, and a note instead of a table for a graph that cannot be read."""
+every learner string clipped, and a note instead of a table for a graph that cannot be read.
+
+A table is well-formed whatever the learner's nodes hold: a data or grad that is not a
+number shows as its text, an operand that is not a node of the graph links nothing, an
+odd line or Backward root is left out, and the table's notes say so. The page takes
+anything else in a table for a message the runner never sends."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from types import ModuleType
 
 from engine import BackwardSteps, Graph, rows
@@ -14,31 +20,53 @@ from .caps import CELL_CHARS, FULL_LABEL_CHARS, NOTE_CHARS, TITLE_CHARS, clip, d
 # Backward is replayed step by step on graphs up to this size: a learner steps
 # through tens of nodes, and a bigger graph's steps would be megabytes of JSON.
 MAX_STEP_NODES = 5_000
+MAX_TABLES = 100
+"""A run's tables, show()'s snapshots first: the page lists them all in one picker."""
+MAX_SAFE_INT = 2**53 - 1
+"""The biggest int the page reads exactly: past it, JSON's numbers are floats."""
+NUMBER_WORDS = frozenset(("nan", "inf", "-inf"))
+"""How engine.rows() writes the floats that JSON has no number for."""
 
 
 def table(title: str, graph: object) -> dict:
     """One graph as columns (the page formats only the rows in view), with the operands
     and source line of each node, and the steps of its last Backward when it had one.
-    Labels longer than a cell holds have their longer text in `fullLabel` (by index)."""
+    Labels longer than a cell holds have their longer text in `fullLabel` (by index);
+    a data or grad that is not a number is None, with its text in `notNumbers` (by index);
+    `notes` say what is shown otherwise than the graph holds it."""
     rs = rows(graph)
-    root, steps, no_steps = backward_steps(graph)
+    count = len(rs)
     labels = [r["label"] for r in rs]
     shown = clipped(labels, CELL_CHARS)
+    ops = clipped([r["text"] for r in rs], CELL_CHARS)
+    data, odd_data = numbers(clipped([r["data"] for r in rs], CELL_CHARS))
+    grad, odd_grad = numbers(clipped([r["grad"] for r in rs], CELL_CHARS))
+    args, stray = operands([r["args"] for r in rs], count)
+    data_note = not_numbers_note(graph, "data", odd_data) if odd_data else None
+    notes = [data_note] if data_note else []
+    if odd_grad:
+        notes.append(not_numbers_note(graph, "grad", odd_grad))
+    if stray:
+        notes.append(stray_operands_note(stray, rs[stray[0]]["args"], ops, count))
+    root, steps, no_steps = backward_steps(graph, data_note)
     return {
         "title": title,
-        "count": len(rs),
+        "count": count,
         "label": shown,
         "fullLabel": {} if shown is labels else {
             i: clip(label, FULL_LABEL_CHARS) for i, label in enumerate(labels)
             if label is not None and len(label) > CELL_CHARS},
-        "op": clipped([r["text"] for r in rs], CELL_CHARS),
-        "data": clipped([r["data"] for r in rs], CELL_CHARS),
-        "grad": clipped([r["grad"] for r in rs], CELL_CHARS),
-        "args": [r["args"] for r in rs],
-        "line": [r["line"] for r in rs],
+        "op": ops,
+        "data": data,
+        "grad": grad,
+        "notNumbers": {"data": odd_data, "grad": odd_grad},
+        "args": args,
+        "missingOperands": stray,
+        "line": line_numbers([r["line"] for r in rs]),
         "root": root,
         "steps": steps,
         "noSteps": no_steps,
+        "notes": notes,
     }
 
 
@@ -56,14 +84,88 @@ def clipped(column: list, limit: int) -> list:
     return [clip(x, limit) if type(x) is str else x for x in column]
 
 
-def backward_steps(graph: object) -> tuple[int | None, list[dict] | None, str | None]:
+def numbers(column: list) -> tuple[list, dict[int, str]]:
+    """A column of engine.rows() values as the page reads numbers: floats and the words
+    for the floats JSON lacks; anything else (a repr, or None) becomes None, and its
+    text is given by index. Most columns are all floats: that is checked in C first."""
+    if set(map(type, column)) <= {float}:
+        return column, {}
+    texts = {i: "None" if x is None else x for i, x in enumerate(column)
+             if type(x) is not float and x not in NUMBER_WORDS}
+    if not texts:
+        return column, {}
+    return [None if i in texts else x for i, x in enumerate(column)], texts
+
+
+def not_numbers_note(graph: object, field: str, texts: dict[int, str]) -> str:
+    """What the table says of a data or grad column that holds what is not a number."""
+    first = min(texts)
+    others = len(texts) - 1
+    so = f", and so is the {field} of {more(others, 'node', 'nodes')}" if others else ""
+    return clip(f"node {first}'s {field} is {texts[first]}{_kind_of(graph, first, field)}, "
+                f"not a number{so}", NOTE_CHARS)
+
+
+def _kind_of(graph: object, index: int, field: str) -> str:
+    """", a str": the type of node `index`'s `field`, read again; nothing when it cannot be."""
+    try:
+        return f", a {type(getattr(graph.nodes[index], field)).__name__}"
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # the learner's property, raising this time
+        return ""
+
+
+def operands(column: list[list], count: int) -> tuple[list[list], list[int]]:
+    """The operand lists with only the node indices of a graph of `count` nodes in them,
+    and the nodes whose op names anything else (an index past the end, a str). Checked
+    in C first: the engine's ops name only nodes before their own."""
+    flat = list(chain.from_iterable(column))
+    if not flat or (set(map(type, flat)) == {int} and min(flat) >= 0 and max(flat) < count):
+        return column, []
+
+    def is_node(a: object) -> bool:
+        return type(a) is int and 0 <= a < count
+
+    stray = [i for i, args in enumerate(column) if not all(map(is_node, args))]
+    kept = list(column)
+    for i in stray:
+        kept[i] = [a for a in column[i] if is_node(a)]
+    return kept, stray
+
+
+def stray_operands_note(stray: list[int], first_args: list, ops: list[str], count: int) -> str:
+    """What the table says of ops that name operands the graph does not have: of the
+    first such op (whose operands are `first_args`), and how many more there are."""
+    i = stray[0]
+    named = next(a for a in first_args if type(a) is not int or not 0 <= a < count)
+    what = named if type(named) is int else f"a {type(named).__name__}"
+    others = len(stray) - 1
+    so = f" (so {'does' if others == 1 else 'do'} {more(others, 'op', 'ops')})" if others else ""
+    return clip(f"node {i}'s op {ops[i]} names {what}, which is not a node of this graph "
+                f"(it has {count:,}){so}: no edge is drawn from it", NOTE_CHARS)
+
+
+def line_numbers(column: list) -> list:
+    """The source line of each node, None where it is not a line number the page can read."""
+    return [x if x is not None and 0 < x <= MAX_SAFE_INT else None for x in column]
+
+
+def backward_steps(graph: object, data_note: str | None = None,
+                   ) -> tuple[int | None, list[dict] | None, str | None]:
     """(root, steps, why not) of the engine graph's last Backward: no steps when it had
-    none, and a reason instead when the graph is too big or has changed too much."""
+    none, and a reason instead when its root is not a node, when a node's data is not a
+    number (`data_note` says which), or when the graph is too big or has changed too much."""
     root = graph.backward_root if isinstance(graph, Graph) else None
     if root is None:
         return None, None, None
     if type(root) is not int:
         return None, None, f"its backward_root is not a node index but a {type(root).__name__}"
+    if not 0 <= root < len(graph.nodes):
+        return None, None, clip(f"its backward_root, {root}, is not a node of the graph "
+                                f"(it has {len(graph.nodes):,})", NOTE_CHARS)
+    if data_note is not None:
+        return root, None, data_note
     if len(graph.nodes) > MAX_STEP_NODES:
         return root, None, (f"the graph is too big to step through ({len(graph.nodes):,} "
                             f"nodes; up to {MAX_STEP_NODES:,} can be)")
@@ -79,6 +181,11 @@ def backward_steps(graph: object) -> tuple[int | None, list[dict] | None, str | 
         for term in step["terms"]:
             term["text"] = clip(term["text"], NOTE_CHARS)
     return root, steps, None
+
+
+def more(count: int, one: str, many: str) -> str:
+    """"1 more graph", "2 more graphs"."""
+    return f"{count:,} more {one if count == 1 else many}"
 
 
 def graphs_in(namespace: dict, note: Callable[[str], None]) -> list[tuple[str, object]]:
@@ -99,14 +206,19 @@ def graphs_in(namespace: dict, note: Callable[[str], None]) -> list[tuple[str, o
     return list(found.values())
 
 
-def tabulate(graphs: list[tuple[str, object]], note: Callable[[str], None]) -> list[dict]:
-    """Tables for the graphs in the globals; one that cannot be read is noted, not fatal."""
+def tabulate(graphs: list[tuple[str, object]], note: Callable[[str], None],
+             room: int = MAX_TABLES) -> list[dict]:
+    """Tables for the first `room` graphs in the globals, and a note of how many more
+    there are; one that cannot be read is noted, not fatal."""
     tables = []
-    for name, graph in graphs:
+    for name, graph in graphs[:room]:
         try:
             tables.append(table(name, graph))
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
             note(f"cannot show {name} as a table: {describe(exc)}")
+    if len(graphs) > room:
+        note(f"{more(len(graphs) - room, 'graph', 'graphs')} in the globals not shown: "
+             f"a run shows {MAX_TABLES} tables at most")
     return tables

@@ -19,4 +19,7 @@ export const deadlines = {
   wholePictureMs: 5000,
   // How long laying out a neighbourhood may take before the picture gives up.
   neighbourhoodMs: 30000,
+  // How long output waits for the browser to draw a frame before it is drawn without
+  // one: a playground in an iframe scrolled out of view draws no frames.
+  outputFrameMs: 100,
 };

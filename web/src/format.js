@@ -1,6 +1,6 @@
-// How the table writes the numbers of engine.rows(): floats, or the strings
-// "nan", "inf", "-inf" (JSON has no such numbers), or for a learner's odd
-// values, their repr or null.
+// How the table writes the numbers of a runner table: floats, or the strings
+// "nan", "inf", "-inf" (JSON has no such numbers). A learner's value that is not
+// a number comes as null, with its text beside it, which the table writes as is.
 
 const NON_FINITE = { nan: "NaN", inf: "inf", "-inf": "-inf" };
 

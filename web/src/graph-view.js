@@ -5,7 +5,9 @@
 //
 // Past FULL_LIMIT nodes, or when the whole graph takes longer to lay out than
 // deadlines.wholePictureMs, the picture shows the neighbourhood of one node (the selected one, else the
-// one Backward is visiting, else its root, else the last) and says so.
+// one Backward is visiting, else its root, else the last) and says so. A data or grad
+// that is not a number shows as its text; an op's operand that is not a node of the
+// graph has no edge, and the note says so.
 //
 // By keyboard the picture is one tab stop, a listbox of the value boxes (roving
 // tabindex: the focused box is the one in the tab order). The arrow keys move
@@ -134,10 +136,11 @@ export class GraphView {
     if (ticket !== this.ticket) return;
     const t = this.table;
     const nodes = (this.nodes = this.pick());
-    this.note.textContent = this.whole
+    const part = this.whole
       ? ""
       : `Showing ${nodes.size} of ${t.count.toLocaleString("en")} nodes: the neighbourhood of node ${this.focus()}. ` +
         "The table has them all; select a row to see around it.";
+    this.note.textContent = [part, missingOperands(t)].filter(Boolean).join(" ");
     let laidOut;
     try {
       const ms = this.whole ? deadlines.wholePictureMs : deadlines.neighbourhoodMs;
@@ -186,7 +189,7 @@ export class GraphView {
     const { selected, current, targets } = this.marks;
     for (const [i, box] of this.boxes) {
       const sign = shade(box.group, this.grads[i], this.top);
-      box.grad.textContent = `grad ${GLYPHS[sign] ?? ""}${shortNumber(this.grads[i])}`;
+      box.grad.textContent = `grad ${GLYPHS[sign] ?? ""}${valueText(this.table, "grad", i, this.grads[i])}`;
       box.group.classList.toggle("selected", selected === i);
       box.group.classList.toggle("current", current === i);
       box.group.classList.toggle("target", targets.has(i));
@@ -238,8 +241,8 @@ function spoken(t, i, grad, marks) {
   return [
     `node ${i}`,
     t.label[i] && clip(t.label[i]),
-    `data ${shortNumber(t.data[i])}`,
-    `grad ${shortNumber(grad)}`,
+    `data ${valueText(t, "data", i)}`,
+    `grad ${valueText(t, "grad", i, grad)}`,
     marks.contains("changed") && "Δ changed since the last run",
     name === undefined ? t.op[i] : `${name} of ${operands.split(", ").join(" and ")}`,
     marks.contains("current") && "Backward is visiting it",
@@ -295,7 +298,21 @@ function neighbourhood(centre, args, users, limit) {
 
 /** The lines of value node i's box: its name, data and grad. */
 function valueLines(t, i, grad) {
-  return [nodeName(t, i), `data ${shortNumber(t.data[i])}`, `grad ${GLYPHS.pos}${shortNumber(grad)}`];
+  return [nodeName(t, i), `data ${valueText(t, "data", i)}`, `grad ${GLYPHS.pos}${valueText(t, "grad", i, grad)}`];
+}
+
+/** Node i's data or grad (`value`, the table's own unless given) as the box writes it:
+ *  a number, short, or the text of what is not one. */
+function valueText(t, column, i, value = t[column][i]) {
+  return value === null ? clip(t.notNumbers[column][i] ?? "") : shortNumber(value);
+}
+
+/** What the note says of ops whose operands are not all nodes of the graph. */
+function missingOperands(t) {
+  const [first, ...more] = t.missingOperands;
+  if (first === undefined) return "";
+  const others = more.length ? ` (and ${more.length.toLocaleString("en")} more ops)` : "";
+  return `Node ${first}'s op names what is not a node of this graph${others}: no edge is drawn from it.`;
 }
 
 function nodeName(t, i) {
@@ -385,7 +402,7 @@ function drawing(t, layout) {
       // whatever reads the box's text as one string (the name checks do).
       svgText(left, top + 4 + LINE_PT - 3, nodeName(t, i), "name-line"),
       " ",
-      svgText(left, top + 4 + 2 * LINE_PT - 3, `data ${shortNumber(t.data[i])}`, "data-line"),
+      svgText(left, top + 4 + 2 * LINE_PT - 3, `data ${valueText(t, "data", i)}`, "data-line"),
       " ",
       grad,
       " ",

@@ -13,6 +13,8 @@
 //                the code it replaces stays in the switch
 //   deadlines    the class's `deadlines` (Stop's grace, the picture's layouts;
 //                see deadlines.js), which a test sets to check each side
+//   outputFrameBudget  how much output a frame draws at most (output.js), which a
+//                test lowers to see each frame keep to it
 //   fromLink     set before the element is connected when its code came from a
 //                link (embed.html does): then `autorun` is ignored
 // The learner's code is kept by keeper.js (saved after edits; a link's code
@@ -32,6 +34,7 @@ import exerciseCss from "./exercise.css";
 import { Keeper } from "./keeper.js";
 import { inViewNow, onFirstSight } from "./lazy.js";
 import { cssHeight, optionsSheet, timeoutMs } from "./options.js";
+import { frameBudget, OutputView } from "./output.js";
 import graphCss from "./graph.css";
 import { GraphView } from "./graph-view.js";
 import { followHostTheme } from "./host-theme.js";
@@ -56,6 +59,7 @@ sheet.replaceSync(css + graphCss + proseCss + exerciseCss);
 
 class AutogradPlayground extends HTMLElement {
   static deadlines = deadlines;
+  static outputFrameBudget = frameBudget;
 
   connectedCallback() {
     if (this.shadowRoot) return;
@@ -136,11 +140,7 @@ class AutogradPlayground extends HTMLElement {
     this.downloadButton = button("Download .py", "Save the code as a Python file", () => downloadPy(this.offered()));
     this.downloadButton.hidden = true;
     this.link = element("input", { className: "link", readOnly: true, hidden: true, ariaLabel: "Share link" });
-    this.output = element("pre", { className: "output", role: "log", ariaLabel: "Output" });
-    this.output.setAttribute("aria-live", "polite");
-    this.output.tabIndex = 0;
-    this.followingOutput = true;
-    this.output.addEventListener("scroll", () => this.noteOutputScroll(), { passive: true });
+    this.output = new OutputView();
     this.tables = new TablePanel();
     this.picture = new GraphView(() => this.runtime.whenIdle());
     this.stepper = new Stepper();
@@ -167,7 +167,7 @@ class AutogradPlayground extends HTMLElement {
       element("section", { className: "results", ariaLabel: "Results" }, [
         ...(this.exercise ? [element("h2", { textContent: "Exercise" }), this.exercise.root] : []),
         element("h2", { textContent: "Output" }),
-        this.output,
+        this.output.root,
         element("h2", { textContent: "Nodes" }),
         element("div", { className: "views" }, [this.tables.root, this.picture.root]),
         this.stepper.root,
@@ -282,8 +282,7 @@ class AutogradPlayground extends HTMLElement {
   async run() {
     if (this.state === "running") return this.job.done;
     this.state = "running";
-    this.output.replaceChildren();
-    this.followingOutput = true;
+    this.output.clear();
     this.markLine(null);
     this.keeper?.flush();
     const code = this.code;
@@ -298,6 +297,7 @@ class AutogradPlayground extends HTMLElement {
     const result = await this.job.done;
     clearTimeout(timer);
     this.showResult(result);
+    await this.output.drawn();
     this.exercise?.finish(result, code);
     this.state = result.status;
     this.dispatchEvent(new CustomEvent("run-end", { detail: result }));
@@ -349,20 +349,9 @@ class AutogradPlayground extends HTMLElement {
     }
   }
 
-  /** Append output; the box follows its end, unless the learner scrolled up from it. Its
-   *  size is read only in the next frame, so output never forces a layout of the page. */
+  /** Add `text` to the output box as `stream` (stdout, stderr, or error: the page's own). */
   print(stream, text) {
-    this.output.append(element("span", { className: stream, textContent: text }));
-    this.scrollingOutput ??= requestAnimationFrame(() => {
-      this.scrollingOutput = null;
-      if (this.followingOutput) this.output.scrollTop = this.output.scrollHeight;
-    });
-  }
-
-  /** Whether the output box is scrolled to its end (so that it follows new output). */
-  noteOutputScroll() {
-    const { scrollTop, clientHeight, scrollHeight } = this.output;
-    this.followingOutput = scrollTop + clientHeight >= scrollHeight - 4;
+    this.output.append(stream, text);
   }
 
   showResult(result) {

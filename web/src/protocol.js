@@ -3,8 +3,12 @@
 // is checked for its shape and size before the page acts on it; one that
 // fails is a Malformed error, and the runtime ends the run it belongs to.
 
-// The runner sends at most 250,000 characters of output a run, then its note.
-export const MAX_OUTPUT_CHARS = 251_000;
+// The runner sends at most 250,000 characters and 10,000 lines of output a run, then its note.
+const MAX_OUTPUT_CHARS = 251_000;
+const MAX_OUTPUT_LINES = 10_010;
+// and at most this many tables (playground_runner/tables.py), each with a note or two.
+const MAX_TABLES = 100;
+const MAX_NOTES = 3;
 export const MAX_ERROR_CHARS = 100_000;
 const MAX_TEXT_CHARS = 10_000;
 const PHASES = ["installing the engine"];
@@ -57,6 +61,16 @@ export function parseBatch(batch) {
   return pairs;
 }
 
+/** Add the characters and lines of `pairs` (an output batch's) to `sent`, a run's totals
+ *  so far; throws Malformed once they pass what the runner sends in a run. */
+export function countOutput(sent, pairs) {
+  for (const [, text] of pairs) {
+    sent.chars += text.length;
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) sent.lines++;
+  }
+  if (sent.chars > MAX_OUTPUT_CHARS || sent.lines > MAX_OUTPUT_LINES) throw new Malformed("more output than the runner sends");
+}
+
 /** the runner's result, checked; an over-long error, title, label or op is cut short. */
 export function parseResult(json) {
   const result = parseJson(json, "result");
@@ -65,7 +79,7 @@ export function parseResult(json) {
     && (result.error === null || typeof result.error === "string")
     && (result.line === null || isId(result.line))
     && ["ms", "ended"].every((name) => result[name] === undefined || Number.isFinite(result[name]))
-    && Array.isArray(result.tables) && result.tables.every(isTable)
+    && Array.isArray(result.tables) && result.tables.length <= MAX_TABLES && result.tables.every(isTable)
     && (result.check === undefined || result.check === null || isVerdict(result.check));
   if (!valid) throw new Malformed("a result that is not the runner's");
   if (result.error !== null) result.error = cut(result.error, MAX_ERROR_CHARS, "\n… error truncated\n");
@@ -83,24 +97,29 @@ function isVerdict(v) {
     && v.passed === (v.messages.length === 0);
 }
 
-/** A table as the runner's `table()` makes it: columns of `count` entries each. */
+/** A table as the runner's `table()` makes it: columns of `count` entries each. Whatever
+ *  the learner's nodes hold, the runner makes it one of these (a value that is not a
+ *  number is null, with its text beside; an operand that is not a node is left out). */
 function isTable(t) {
   if (!isObject(t) || !isString(t.title) || !Number.isSafeInteger(t.count) || t.count < 0) return false;
   const column = (name, check) => Array.isArray(t[name]) && t[name].length === t.count && t[name].every(check);
   const node = (i) => Number.isSafeInteger(i) && i >= 0 && i < t.count;
+  // Text by node index: the longer text of labels cut short, values that are not numbers.
+  const byNode = (texts) => isObject(texts) && Object.entries(texts).every(([i, text]) => node(Number(i)) && isText(text));
+  const numbers = (name) => isObject(t.notNumbers) && byNode(t.notNumbers[name])
+    && column(name, (v, i) => (v === null ? Object.hasOwn(t.notNumbers[name], i) : isNumber(v)));
   return column("label", (v) => v === null || isString(v))
     && column("op", isString)
-    && column("data", isNumber)
-    && column("grad", isNumber)
-    // A learner's own op may name any index; the engine's name nodes of the graph.
-    && column("args", (args) => Array.isArray(args) && args.every(Number.isSafeInteger))
+    && numbers("data")
+    && numbers("grad")
+    && column("args", (args) => Array.isArray(args) && args.every(node))
+    && Array.isArray(t.missingOperands) && t.missingOperands.every(node)
     && column("line", (v) => v === null || isId(v))
-    // The longer text of labels cut short in the table, by node index, for the hover.
-    && (t.fullLabel === undefined || (isObject(t.fullLabel)
-      && Object.entries(t.fullLabel).every(([i, text]) => node(Number(i)) && isText(text))))
+    && (t.fullLabel === undefined || byNode(t.fullLabel))
     && (t.root === null || node(t.root))
     && (t.steps === null || (Array.isArray(t.steps) && t.steps.every((step) => isStep(step, node))))
-    && (t.noSteps === null || isText(t.noSteps));
+    && (t.noSteps === null || isText(t.noSteps))
+    && Array.isArray(t.notes) && t.notes.length <= MAX_NOTES && t.notes.every(isText);
 }
 
 /** A step of Backward (engine.BackwardSteps): the node visited and the grads it adds to. */

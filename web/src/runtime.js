@@ -27,7 +27,7 @@
 
 import { deadlines } from "./deadlines.js";
 import { moduleWorker } from "../module-worker.js";
-import { checkMessage, Malformed, MAX_OUTPUT_CHARS, parseBatch, parseResult } from "./protocol.js";
+import { checkMessage, countOutput, Malformed, parseBatch, parseResult } from "./protocol.js";
 import { keepScriptsForNextLoad } from "./script-cache.js";
 
 const INTERRUPT_EVERY_MS = 50;
@@ -104,7 +104,7 @@ export class Runtime extends EventTarget {
    * it (runs queue) and whose `done` promise resolves to the runner's result.
    */
   run(code, onOutput, checks = []) {
-    const job = { id: ++this.lastId, code, checks, onOutput, outputChars: 0, timers: [] };
+    const job = { id: ++this.lastId, code, checks, onOutput, sent: { chars: 0, lines: 0 }, timers: [] };
     job.started = new Promise((resolve) => (job.begin = resolve));
     job.done = new Promise((resolve) => (job.resolve = resolve));
     this.queue.push(job);
@@ -226,8 +226,7 @@ export class Runtime extends EventTarget {
       throw new Malformed(`a "${type}" message for no run in progress`);
     } else if (type === "output") {
       const pairs = parseBatch(message.batch);
-      job.outputChars += pairs.reduce((sum, [, text]) => sum + text.length, 0);
-      if (job.outputChars > MAX_OUTPUT_CHARS) throw new Malformed("more output than the runner sends");
+      countOutput(job.sent, pairs);
       for (const [stream, text] of pairs) job.onOutput(stream, text);
     } else if (type === "result") {
       job.answer = parseResult(message.result);

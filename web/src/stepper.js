@@ -37,11 +37,12 @@ export class Stepper {
     this.show(null);
   }
 
-  /** Replay `table`'s Backward, starting after its last step; hidden when it has none. */
+  /** Replay `table`'s Backward, starting after its last step; hidden when it had none,
+   *  and saying why when it cannot be replayed. */
   show(table) {
     this.table = table;
     this.steps = table?.steps ?? [];
-    this.root.hidden = table?.root === null || table?.root === undefined;
+    this.root.hidden = !table || (table.root === null && table.noSteps === null);
     if (this.root.hidden) return;
     if (!table.steps) {
       this.steps = [];

@@ -3,7 +3,9 @@
 // margin), so a 100,000-node graph scrolls without building 100,000 rows.
 // A row can be selected (click, or arrow keys in the table); grads are shaded
 // by sign and size; values that differ from the previous run's table of the
-// same name are marked.
+// same name are marked. A data or grad that is not a number shows as its text,
+// marked, and the table's notes (the runner's) say what it shows otherwise than the
+// graph holds it.
 
 import { element } from "./dom.js";
 import { fullNumber, shortNumber } from "./format.js";
@@ -30,8 +32,10 @@ export class TablePanel {
     this.scroller.setAttribute("role", "region");
     this.scroller.setAttribute("aria-label", "Nodes");
     this.empty = element("p", { className: "empty", textContent: "Run the code to see its graphs' nodes here." });
+    this.notes = element("ul", { className: "table-notes" });
     this.root = element("div", { className: "tables" }, [
       element("div", { className: "table-bar" }, [this.picker, this.count]),
+      this.notes,
       this.empty,
       this.scroller,
     ]);
@@ -79,6 +83,7 @@ export class TablePanel {
     const count = this.current?.count ?? 0;
     this.count.textContent = this.current ? nodes(count) : "";
     this.caption.textContent = this.current ? `${this.current.title}: ${nodes(count)}` : "";
+    this.notes.replaceChildren(...(this.current?.notes ?? []).map((note) => element("li", { textContent: note })));
     this.table.setAttribute("aria-rowcount", String(count + 1));
     if (this.viewTop !== 0) this.scroller.scrollTop = this.viewTop = 0;
     this.redraw();
@@ -146,13 +151,13 @@ export class TablePanel {
   }
 
   row(t, i) {
-    const grad = number(this.grads[i], "grad");
+    const grad = number(this.grads[i], "grad", t.notNumbers.grad[i]);
     shade(grad, this.grads[i], this.top);
     const tr = element("tr", {}, [
       element("th", { scope: "row", textContent: String(i) }),
       element("td", { className: "label", textContent: t.label[i] ?? "", title: t.fullLabel?.[i] ?? "" }),
       element("td", { className: "op", textContent: t.op[i] }),
-      number(t.data[i], "data"),
+      number(t.data[i], "data", t.notNumbers.data[i]),
       grad,
     ]);
     tr.dataset.node = String(i);
@@ -179,7 +184,11 @@ function nodes(count) {
   return `${count.toLocaleString("en")} ${count === 1 ? "node" : "nodes"}`;
 }
 
-function number(value, className) {
+/** A cell of a number column: the number, or for a value that is not one (null), its text. */
+function number(value, className, text) {
+  if (value === null && text !== undefined) {
+    return element("td", { className: `${className} not-number`, textContent: text, title: `${text}: not a number` });
+  }
   return element("td", { className, textContent: shortNumber(value), title: fullNumber(value) });
 }
 

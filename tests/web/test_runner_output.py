@@ -1,0 +1,61 @@
+"""What a run prints reaches the page in timed batches, however it is printed: code that
+reaches the runner's output and sends batches itself is batched too, so that a flood of
+them costs the page a message at most every FLUSH_SECONDS."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import playground_runner
+from playground_runner import output as output_module
+from playground_runner.output import BATCH_PAIRS, FLUSH_SECONDS, Output
+
+
+def test_a_million_empty_batches_sent_by_the_code_send_the_page_nothing():
+    batches: list[str] = []
+    code = ("import sys\nsend = sys.stdout.output.send\n"
+            "for _ in range(1_000_000):\n    send('[]')\nprint('end')\n")
+    result = json.loads(playground_runner.run(code, batches.append))
+    assert result["status"] == "done"
+    assert [json.loads(batch) for batch in batches] == [[["stdout", "end"]], [["stdout", "\n"]]]
+
+
+def test_batches_the_code_sends_go_out_with_its_prints_in_order_when_a_batch_is_due(monkeypatch):
+    clock = SimpleNamespace(monotonic=lambda: now)
+    monkeypatch.setattr(output_module, "time", clock)
+    now = 100.0
+    posted: list[str] = []
+    output = Output(posted.append)
+    output.write("stdout", "a")  # the first output goes at once
+    output.send('[["stderr", "b"]]')
+    output.write("stdout", "c")
+    output.send(' [["stdout", "d"], ["stdout", "e"]] ')
+    assert len(posted) == 1
+    now += FLUSH_SECONDS * 2
+    output.write("stdout", "f")
+    assert [json.loads(batch) for batch in posted] == [
+        [["stdout", "a"]],
+        [["stderr", "b"], ["stdout", "c"], ["stdout", "d"], ["stdout", "e"], ["stdout", "f"]],
+    ]
+
+
+def test_a_batch_that_is_not_output_goes_at_once_after_what_came_before_for_the_page_to_refuse():
+    posted: list[str] = []
+    output = Output(posted.append)
+    output.write("stdout", "a")
+    output.write("stdout", "b")
+    for batch in ['[["stdin", "x"]]', "not json", '{"stdout": "x"}', 3]:
+        output.send(batch)
+    assert posted == ['[["stdout", "a"]]', '[["stdout", "b"]]',
+                      '[["stdin", "x"]]', "not json", '{"stdout": "x"}', 3]
+
+
+def test_output_that_switches_streams_at_every_character_goes_in_batches_of_bounded_size():
+    batches: list[str] = []
+    code = ("import sys\nfor _ in range(5_000):\n"
+            "    sys.stdout.write('a')\n    sys.stderr.write('b')\n")
+    json.loads(playground_runner.run(code, batches.append))
+    pairs = [json.loads(batch) for batch in batches]
+    assert all(len(batch) <= BATCH_PAIRS for batch in pairs)
+    assert "".join(text for batch in pairs for _, text in batch) == "ab" * 5_000
