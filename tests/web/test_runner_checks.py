@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.engine.test_checks import COURSE_BACKWARD
 from tests.web.runs import run_watched
 
 TWO_NODES = ("from engine import Graph, MakeValue\n"
@@ -100,27 +101,7 @@ def test_the_next_run_finds_python_as_before_the_checks():
 
 
 NO_BACKWARD = "def Backward(g, root):\n    pass\n"
-RIGHT_BACKWARD = """\
-from engine import Add, Mul, Tanh, TopoSort
 
-
-def Backward(g, root):
-    order = TopoSort(g, root)
-    for i in order:
-        g.nodes[i].grad = 0.0
-    g.nodes[root].grad = 1.0
-    for i in reversed(order):
-        out = g.nodes[i]
-        match out.op:
-            case Add(a, b):
-                g.nodes[a].grad += out.grad
-                g.nodes[b].grad += out.grad
-            case Mul(a, b):
-                g.nodes[a].grad += out.grad * g.nodes[b].data
-                g.nodes[b].grad += out.grad * g.nodes[a].data
-            case Tanh(a):
-                g.nodes[a].grad += out.grad * (1 - out.data ** 2)
-"""
 GRADS_FAKES = {
     "check_grads redefined": "def check_grads(backward):\n    pass\n",
     "engine.check_grads patched": "import engine\nengine.check_grads = lambda backward: None\n",
@@ -131,7 +112,7 @@ GRADS_FAKES = {
 
 
 def test_check_grads_needs_no_import_and_its_message_is_the_learners():
-    assert verdict(RIGHT_BACKWARD, "check_grads(Backward)\n")["passed"]
+    assert verdict(COURSE_BACKWARD, "check_grads(Backward)\n")["passed"]
     [message] = verdict(NO_BACKWARD, "check_grads(Backward)\n")["messages"]
     assert message.startswith("your Backward left every grad at 0")
 
