@@ -151,8 +151,9 @@ def line_numbers(column: list) -> list:
     return [x if x is not None and 0 < x <= MAX_SAFE_INT else None for x in column]
 
 
-def backward_steps(graph: object, data_note: str | None = None,
-                   ) -> tuple[int | None, list[dict] | None, str | None]:
+def backward_steps(
+    graph: object, data_note: str | None = None
+) -> tuple[int | None, list[dict] | None, str | None]:
     """(root, steps, why not) of the engine graph's last Backward: no steps when it had
     none, and a reason instead when its root is not a node, when a node's data is not a
     number (`data_note` says which), or when the graph is too big or has changed too much."""
