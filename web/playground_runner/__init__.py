@@ -152,8 +152,14 @@ def _sendable(table: dict, output: Output) -> bool:
 
 
 def tidy() -> None:
-    """Put back the standard library, as the worker has it done after each run's result."""
-    standard.restore()
+    """Put back the standard library, as the worker has it done after each run's result:
+    while the page waits for it to answer, a Stop may still interrupt it."""
+    while True:
+        try:
+            standard.restore()
+            return
+        except KeyboardInterrupt:
+            continue
 
 
 def settle() -> None:
