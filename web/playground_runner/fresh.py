@@ -30,10 +30,10 @@ from types import FunctionType, ModuleType
 import engine
 
 TRACKED = ("engine", __package__)
+"""The packages put back whole: their functions' names and module-level containers too."""
 RUNNER_USES = ("json", "traceback", "linecache")
 """Standard modules the runner itself works with as a run ends (its result's JSON, the
 learner's traceback): put back with the builtins, before and after every run."""
-"""The packages put back whole: their functions' code and module-level containers too."""
 PUT_BACK_OTHERWISE = frozenset({"sys", "builtins"})
 """By RunState, and builtins first."""
 FUNCTION_PARTS = ("__name__", "__qualname__", "__module__", "__doc__")
