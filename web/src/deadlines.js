@@ -24,7 +24,7 @@ export const deadlines = {
   outputFrameMs: 100,
   // With `live`, how long after an edit the code is re-run: edits closer together
   // than this are run once, with the last.
-  liveDebounceMs: 30,
+  liveDebounceMs: 10,
   // With `live`, how long a re-run after an edit may take before it is stopped
   // and live re-runs pause until the learner presses Run.
   liveRunMs: 3000,

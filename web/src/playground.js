@@ -147,7 +147,9 @@ class AutogradPlayground extends HTMLElement {
     this.downloadButton = button("Download .py", "Save the code as a Python file", () => downloadPy(this.offered()));
     this.downloadButton.hidden = true;
     this.link = element("input", { className: "link", readOnly: true, hidden: true, ariaLabel: "Share link" });
-    this.live = isLive(this) && !this.readOnly ? new Live(() => this.run({ live: true })) : null;
+    // A live edit that leaves the code as it last ran (a drag back to where it began) is not run.
+    const rerun = () => this.code !== this.job?.code && this.run({ live: true });
+    this.live = isLive(this) && !this.readOnly ? new Live(rerun) : null;
     this.output = new OutputView();
     this.tables = new TablePanel();
     this.picture = new GraphView(() => this.runtime.whenIdle());
