@@ -33,7 +33,8 @@ MEASURE = """el => {
   el.latency = latency;
   const root = el.shadowRoot;
   const step = (e) => { latency.start ??= e.timeStamp; };
-  root.addEventListener("keydown", (e) => e.altKey && e.key === "ArrowUp" && step(e), { capture: true });
+  const key = (e) => e.altKey && e.key === "ArrowUp" && step(e);
+  root.addEventListener("keydown", key, { capture: true });
   root.addEventListener("pointermove", (e) => e.buttons && step(e), { capture: true });
   new MutationObserver(() => {
     const from = latency.start;
@@ -49,7 +50,8 @@ def cursor_on(page: Page, text: str) -> None:
     page.locator("autograd-playground .cm-content").click()
     page.locator("autograd-playground").evaluate(
         """(el, text) => {
-          el.view.dispatch({ selection: { anchor: el.view.state.doc.toString().indexOf(text) + 1 } });
+          const at = el.view.state.doc.toString().indexOf(text) + 1;
+          el.view.dispatch({ selection: { anchor: at } });
           el.view.focus();
         }""", text)
 
