@@ -414,12 +414,14 @@ async function handle(data, page) {
     // No result: Pyodide failed fatally and cannot run anything more.
     if (typeof result !== "string") throw new Error("Python stopped working");
     post(page, { type: "result", id: data.id, result, reached });
-    tidy(); // the standard library put back, while the page shows the result
   } else if (data.type === "ping") {
     // A new task, even when the ping came in while the run awaited micropip: after
     // the code's `js.close()`, the worker runs no more tasks, so it never answers.
     await new Promise((next) => later(next));
     post(page, { type: "pong", id: data.id });
+    // The standard library put back while the page shows the result (which counts
+    // from the pong on), before the next run, which the page sends only after it.
+    tidy();
   }
 }
 

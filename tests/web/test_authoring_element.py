@@ -27,7 +27,7 @@ def test_the_code_is_text_and_the_attributes_are_quoted():
 
 @pytest.mark.parametrize(("attributes", "says"), [
     ({"colour": "red"}, "unknown attribute 'colour'; the playground's attributes are "
-                        "readonly, autorun, hide-output, hide-table, height, timeout, theme, id"),
+                        "readonly, autorun, live, hide-output, hide-table, height, timeout, theme, id"),
     ({"readonly": "no"}, "readonly takes no value (got 'no')"),
     ({"id": None}, "id needs a value"),
     ({"theme": "blue"}, "theme is one of light, dark (got 'blue')"),

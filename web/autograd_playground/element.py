@@ -7,7 +7,7 @@ import html
 import re
 
 # Attributes that are there or not.
-FLAGS = ("readonly", "autorun", "hide-output", "hide-table")
+FLAGS = ("readonly", "autorun", "live", "hide-output", "hide-table")
 # Attributes with a value, and the values each takes (None: any text).
 VALUES: dict[str, tuple[str, ...] | None] = {
     "height": None, "timeout": None, "theme": ("light", "dark"), "id": None,

@@ -22,4 +22,10 @@ export const deadlines = {
   // How long output waits for the browser to draw a frame before it is drawn without
   // one: a playground in an iframe scrolled out of view draws no frames.
   outputFrameMs: 100,
+  // With `live`, how long after an edit the code is re-run: edits closer together
+  // than this are run once, with the last.
+  liveDebounceMs: 10,
+  // With `live`, how long a re-run after an edit may take before it is stopped
+  // and live re-runs pause until the learner presses Run.
+  liveRunMs: 3000,
 };

@@ -7,10 +7,11 @@
 import { indentWithTab, isolateHistory } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
-import { Compartment, EditorState, StateEffect, StateField } from "@codemirror/state";
+import { Annotation, Compartment, EditorState, StateEffect, StateField } from "@codemirror/state";
 import { Decoration, EditorView, keymap } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
 import { basicSetup } from "codemirror";
+import { scrubbing } from "./scrub.js";
 
 // Colours come from CSS variables so that light and dark themes are CSS alone.
 const highlight = HighlightStyle.define([
@@ -43,6 +44,9 @@ function lineMark(className, attributes = {}) {
   return { effect, field };
 }
 
+// Marks the changes setText makes: the page's, not the learner's.
+const byPage = Annotation.define();
+
 // Whether CodeMirror draws its own parts dark; reconfigured by setDark.
 const darkness = new Compartment();
 
@@ -51,7 +55,8 @@ const nodeLine = lineMark("cm-node-line");
 
 /**
  * An editor in `parent` (inside `root`, a shadow root) holding `doc`;
- * `onChange(text)` on edits; `readOnly`: the learner cannot edit; `dark`: CodeMirror's dark look.
+ * `onChange(text, byPage)` on edits (byPage: made by setText, not the learner); `readOnly`:
+ * the learner cannot edit; `dark`: CodeMirror's dark look.
  */
 export function createEditor({ parent, root, doc, onChange, readOnly = false, dark = false }) {
   return new EditorView({
@@ -64,6 +69,7 @@ export function createEditor({ parent, root, doc, onChange, readOnly = false, da
       syntaxHighlighting(highlight),
       darkness.of(EditorView.darkTheme.of(dark)),
       keymap.of([indentWithTab]),
+      readOnly ? [] : scrubbing(),
       errorLine.field,
       nodeLine.field,
       EditorState.readOnly.of(readOnly),
@@ -77,7 +83,8 @@ export function createEditor({ parent, root, doc, onChange, readOnly = false, da
         tabindex: "0",
       }),
       EditorView.updateListener.of((update) => {
-        if (update.docChanged) onChange(update.state.doc.toString());
+        if (!update.docChanged) return;
+        onChange(update.state.doc.toString(), update.transactions.some((tr) => tr.annotation(byPage)));
       }),
     ],
   });
@@ -87,7 +94,7 @@ export function createEditor({ parent, root, doc, onChange, readOnly = false, da
 export function setText(view, text) {
   view.dispatch({
     changes: { from: 0, to: view.state.doc.length, insert: text },
-    annotations: isolateHistory.of("full"),
+    annotations: [isolateHistory.of("full"), byPage.of(true)],
   });
 }
 

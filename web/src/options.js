@@ -6,6 +6,7 @@
 //   height        the element's height, a CSS length ("24rem"; a bare number is
 //                 pixels), or "auto": as tall as its code and output
 //   timeout       seconds a run may take before it is stopped
+//   live          each edit re-runs the code (live.js); live="off" turns it off
 //   hide-output   no output panel
 //   hide-table    no nodes: no table, picture or stepper
 //   theme         light or dark; when absent, as the page is (see host-theme.js)
@@ -16,7 +17,7 @@
 import css from "./options.css";
 
 export const ATTRIBUTES = [
-  "readonly", "autorun", "height", "timeout", "hide-output", "hide-table", "theme", "id",
+  "readonly", "autorun", "live", "height", "timeout", "hide-output", "hide-table", "theme", "id",
 ];
 
 export const optionsSheet = new CSSStyleSheet();
@@ -32,4 +33,9 @@ export function cssHeight(element) {
 export function timeoutMs(element) {
   const seconds = Number(element.getAttribute("timeout"));
   return seconds > 0 ? seconds * 1000 : null;
+}
+
+/** Whether edits re-run the code: the `live` attribute, unless it is "off". */
+export function isLive(element) {
+  return element.hasAttribute("live") && element.getAttribute("live") !== "off";
 }

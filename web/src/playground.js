@@ -8,7 +8,8 @@
 //   data-state   loading | ready | running | done | error | stopped
 //   events       "ready" (Python is up), "run-end" (detail: the run's result)
 //   exercises    data-check and "check-end", when the author wrote checks (exercise.js)
-//   methods      run(), stop(), reset(); property `code` (get and set)
+//   methods      run(), stop(), reset(); property `code` (get and set; setting it
+//                is not an edit that a live playground re-runs)
 //   replaceCode  for the exercise's solution: an edit that Ctrl+Z undoes, and
 //                the code it replaces stays in the switch
 //   deadlines    the class's `deadlines` (Stop's grace, the picture's layouts;
@@ -33,7 +34,8 @@ import { Exercise } from "./exercise.js";
 import exerciseCss from "./exercise.css";
 import { Keeper } from "./keeper.js";
 import { inViewNow, onFirstSight } from "./lazy.js";
-import { cssHeight, optionsSheet, timeoutMs } from "./options.js";
+import { Live } from "./live.js";
+import { cssHeight, isLive, optionsSheet, timeoutMs } from "./options.js";
 import { frameBudget, OutputView } from "./output.js";
 import graphCss from "./graph.css";
 import { GraphView } from "./graph-view.js";
@@ -67,6 +69,7 @@ class AutogradPlayground extends HTMLElement {
     this.authored = authoredCode(this); // null: the full-page playground, on the example
     this.defaultCode = this.authored ?? example;
     this.readOnly = this.hasAttribute("readonly");
+    if (this.authored === null) liveFromUrl(this); // the full page: ?live, ?live=off
     const key = playgroundKey(this);
     this.storageKey = `autograd-playground:${key}`;
     const exercise = authoredExercise(this);
@@ -81,6 +84,7 @@ class AutogradPlayground extends HTMLElement {
     this.state = "loading";
     this.onPhase();
     if (this.linkError) this.print("error", `${this.linkError}\n`);
+    if (this.live && this.fromLink) this.live.pause("this code came from a link, so it runs only once you have read it");
     // A link could run code the reader has not seen: links never run by themselves.
     if (this.hasAttribute("autorun") && this.fromLink) {
       this.say("This code came from a link, so it does not run by itself: read it, then press Run.");
@@ -108,7 +112,10 @@ class AutogradPlayground extends HTMLElement {
       doc,
       readOnly: this.readOnly,
       dark: this.dark,
-      onChange: () => this.keeper?.edited(),
+      onChange: (text, byPage) => {
+        this.keeper?.edited();
+        if (!byPage) this.live?.edited();
+      },
     });
   }
 
@@ -140,6 +147,9 @@ class AutogradPlayground extends HTMLElement {
     this.downloadButton = button("Download .py", "Save the code as a Python file", () => downloadPy(this.offered()));
     this.downloadButton.hidden = true;
     this.link = element("input", { className: "link", readOnly: true, hidden: true, ariaLabel: "Share link" });
+    // A live edit that leaves the code as it last ran (a drag back to where it began) is not run.
+    const rerun = () => this.code !== this.job?.code && this.run({ live: true });
+    this.live = isLive(this) && !this.readOnly ? new Live(rerun) : null;
     this.output = new OutputView();
     this.tables = new TablePanel();
     this.picture = new GraphView(() => this.runtime.whenIdle());
@@ -159,6 +169,7 @@ class AutogradPlayground extends HTMLElement {
         button("Share", "Copy a link that opens this code", () => this.share()),
         ...(this.keeper ? [this.keeper.switch] : []),
         this.status,
+        ...(this.live ? [this.live.note] : []),
         this.notice,
         this.downloadButton,
         this.link,
@@ -278,41 +289,89 @@ class AutogradPlayground extends HTMLElement {
     }
   }
 
-  /** Run the editor's code; resolves with the runner's result when the run ends. */
-  async run() {
-    if (this.state === "running") return this.job.done;
+  /**
+   * Run the editor's code; resolves with the runner's result when the run ends.
+   * `live`: a re-run after an edit (live.js). A live run in flight gives way to a
+   * newer one (where Python can be interrupted; else the newer waits) and to Run.
+   */
+  async run({ live = false } = {}) {
+    while (this.state === "running") {
+      const job = this.job;
+      if (!job.replaced) {
+        if (!job.live || (live && !this.runtime.interruptible)) {
+          if (live) job.rerun = true; // the edit is run once this run ends
+          return job.done;
+        }
+        job.replaced = true;
+        this.runtime.stop(job);
+      }
+      await job.ended;
+      if (this.job === job) break; // else another run started meanwhile: see to it
+    }
+    if (!live) this.live?.resume();
+    this.live?.started();
+    const job = this.startRun(live);
+    job.ended = this.finishRun(job);
+    const result = await job.ended;
+    if (job.rerun && !this.live?.paused && this.code !== job.code) this.run({ live: true });
+    return result;
+  }
+
+  /** Send the editor's code to Python; the job (see Runtime.run). */
+  startRun(live) {
     this.state = "running";
-    this.output.clear();
     this.markLine(null);
     this.keeper?.flush();
     const code = this.code;
-    this.job = this.runtime.run(code, (stream, text) => this.print(stream, text), this.exercise?.checks);
+    // A live run clears the output as its own comes, so that the last stays until then.
+    let fresh = !live;
+    if (fresh) this.output.clear();
+    const onOutput = (stream, text) => {
+      if (!fresh) this.output.clear();
+      fresh = true;
+      this.print(stream, text);
+    };
+    const job = Object.assign(this.runtime.run(code, onOutput, this.exercise?.checks), { code, live });
+    job.print = onOutput;
+    job.clearOutput = () => fresh || this.output.clear();
+    this.job = job;
     this.setStatus(this.runtime.ready ? "running…" : `${phaseText(this.runtime.phase)} (then running)`);
-    const limit = timeoutMs(this);
-    let timer;
-    if (limit) {
-      const job = this.job;
-      job.started.then(() => (timer = setTimeout(() => this.timeOut(job, limit), limit)));
+    const limits = [timeoutMs(this), live ? deadlines.liveRunMs : null].filter(Boolean);
+    if (limits.length) {
+      const limit = Math.min(...limits);
+      job.started.then(() => (job.timer = setTimeout(() => this.timeOut(job, limit), limit)));
     }
-    const result = await this.job.done;
-    clearTimeout(timer);
+    return job;
+  }
+
+  /** Show `job`'s result when it comes; the result. A run replaced by a newer shows nothing. */
+  async finishRun(job) {
+    const result = await job.done;
+    clearTimeout(job.timer);
+    if (job.replaced) return result;
+    job.clearOutput();
     this.showResult(result);
     await this.output.drawn();
-    this.exercise?.finish(result, code);
+    this.exercise?.finish(result, job.code);
     this.state = result.status;
     this.dispatchEvent(new CustomEvent("run-end", { detail: result }));
     return result;
   }
 
   stop() {
-    if (this.state === "running") this.runtime.stop(this.job);
+    if (this.state !== "running") return;
+    if (this.job.live) this.live.pause("you stopped the last one");
+    this.runtime.stop(this.job);
   }
 
-  /** Stop a run that took longer than the `timeout` attribute allows. */
+  /** Stop a run that took longer than the `timeout` attribute (or, live, liveRunMs) allows. */
   timeOut(job, limit) {
     if (this.job !== job || this.state !== "running") return;
-    this.print("error", `\nStopped: runs here may take at most ${limit / 1000} s.\n`);
-    this.stop();
+    if (job.live && limit === deadlines.liveRunMs) {
+      this.live.pause(`the last took over ${limit / 1000} s, so it was stopped`);
+    }
+    job.print("error", `\nStopped: runs here may take at most ${limit / 1000} s.\n`);
+    this.runtime.stop(job);
   }
 
   /** Back to the default code, as one change that Ctrl+Z undoes. */
@@ -326,6 +385,7 @@ class AutogradPlayground extends HTMLElement {
   replaceCode(text, reason) {
     if (this.keeper) this.keeper.replace(text, reason);
     else this.code = text;
+    this.live?.edited();
   }
 
   /** Copy a link that opens this code; also shown in a field, for when copying is not allowed. */
@@ -375,6 +435,12 @@ class AutogradPlayground extends HTMLElement {
     this.offered = download;
     this.downloadButton.hidden = !download;
   }
+}
+
+/** The full-page playground's `live` from its URL, where given: `?live` or `?live=off`. */
+function liveFromUrl(playground) {
+  const live = new URLSearchParams(location.search).get("live");
+  if (live !== null) playground.setAttribute("live", live);
 }
 
 /** Offer `code` as a file to download, playground.py. */

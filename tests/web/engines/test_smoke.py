@@ -10,7 +10,7 @@ import pytest
 from tests.web.conftest import FINAL_STATES
 from tests.web.engines.conftest import RefusingProxy
 from tests.web.engines.drivers import Browser
-from tests.web.engines.playground import Playground
+from tests.web.engines.playground import DEADLINE_MS, Playground
 from tests.web.pages import CoursePages, course_page, playground
 from tests.web.test_run import CHAPTER_ROWS, chapter_grads
 
@@ -91,3 +91,25 @@ def test_a_course_page_of_three_playgrounds_runs_each(engine, site, pages: Cours
     assert hello.output.strip() == "hello from a course page"
     assert chapter.rows() == CHAPTER_ROWS
     assert leaf.rows() == [["0", "x", "leaf", "7.0", "0.0"]]
+
+
+# Resolves once the element's editor is up (it loads after Python may be ready).
+WAIT_FOR_EDITOR = """
+const [selector, done] = arguments;
+const el = document.querySelector(selector);
+const check = () => (el.view ? done(true) : requestAnimationFrame(check));
+check();
+"""
+
+
+def test_an_edit_re_runs_the_chapters_example_live(engine, site):
+    example = open_playground(engine, site)
+    engine.wait(WAIT_FOR_EDITOR, example.selector, timeout_ms=DEADLINE_MS)
+    example.call(  # the learner types c = 11.0 over 10.0
+        "const at = el.code.indexOf('10.0');"
+        "el.view.dispatch({ changes: { from: at, to: at + 4, insert: '11.0' },"
+        " userEvent: 'input.type' });"
+    )
+    example.wait_for_output("e = 0.9999092")
+    assert example.wait_for(*FINAL_STATES) == "done"
+    assert example.rows()[2][3] == "11.0"

@@ -1,0 +1,115 @@
+"""Live re-runs: how long from a step of a number (Alt+Up on it, or 4 px of a drag) to the
+table painted with the new result, on the full page in Chromium. Prints p50 and p95 of
+STEPS steps, for the chapter's example (6 nodes) and for a graph of 1,000 nodes.
+
+    python bench/live.py      (after `python build.py`)
+
+A step's time runs from the key's (or the pointer's) event to the first frame after the
+table's cells change (the frame that paints them), measured in the page.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from browser import served_browser, wait_for_state
+from playwright.sync_api import Page
+
+STEPS = 40
+TARGET_P95_MS = 50  # the chapter's example
+THOUSAND_NODES = """from engine import Graph, MakeValue, VMul, VTanh, Backward
+
+g = Graph()
+y = MakeValue(g, 0.5, label="x")
+w = MakeValue(g, 0.9, label="w")
+for _ in range(499):
+    y = VTanh(g, VMul(g, y, w))
+Backward(g, y)
+print(len(g.nodes), "nodes")
+"""
+
+MEASURE = """el => {
+  const latency = { start: null, times: [] };
+  el.latency = latency;
+  const root = el.shadowRoot;
+  const step = (e) => { latency.start ??= e.timeStamp; };
+  const key = (e) => e.altKey && e.key === "ArrowUp" && step(e);
+  root.addEventListener("keydown", key, { capture: true });
+  root.addEventListener("pointermove", (e) => e.buttons && step(e), { capture: true });
+  new MutationObserver(() => {
+    const from = latency.start;
+    if (from === null) return;
+    latency.start = null;
+    requestAnimationFrame(() => setTimeout(() => latency.times.push(performance.now() - from)));
+  }).observe(el.tables.root, { subtree: true, childList: true, characterData: true });
+}"""
+
+
+def cursor_on(page: Page, text: str) -> None:
+    """Put the editor's cursor inside the first `text`."""
+    page.locator("autograd-playground .cm-content").click()
+    page.locator("autograd-playground").evaluate(
+        """(el, text) => {
+          const at = el.view.state.doc.toString().indexOf(text) + 1;
+          el.view.dispatch({ selection: { anchor: at } });
+          el.view.focus();
+        }""", text)
+
+
+def measured(page: Page, step) -> list[float]:
+    """Milliseconds from each of STEPS steps to the table painted."""
+    element = page.locator("autograd-playground")
+    element.evaluate("el => { el.latency.times = []; el.latency.start = null; }")
+    for n in range(STEPS):
+        step()
+        page.wait_for_function(
+            "n => document.querySelector('autograd-playground').latency.times.length > n", arg=n)
+    times = element.evaluate("el => el.latency.times")
+    wait_for_state(page, "done")
+    return times
+
+
+def by_key(page: Page, literal: str) -> list[float]:
+    cursor_on(page, literal)
+    return measured(page, lambda: page.keyboard.press("Alt+ArrowUp"))
+
+
+def by_drag(page: Page, literal: str) -> list[float]:
+    box = page.locator("autograd-playground .cm-scrub", has_text=literal).first.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    moves = iter(range(1, STEPS + 1))
+    times = measured(page, lambda: page.mouse.move(x + 4 * next(moves) + 1, y))
+    page.mouse.up()
+    return times
+
+
+def row(name: str, times: list[float]) -> str:
+    p50 = statistics.median(times)
+    p95 = statistics.quantiles(times, n=20)[-1]
+    return f"   {name:<44} p50 {p50:5.1f} ms   p95 {p95:5.1f} ms"
+
+
+def main() -> None:
+    with served_browser() as (browser, url):
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(url)
+        wait_for_state(page, "ready")
+        page.get_by_role("button", name="Run", exact=True).click()
+        wait_for_state(page, "done")
+        page.locator("autograd-playground").evaluate(MEASURE)
+        print(f"live re-runs: a step of a number to the table painted, {STEPS} steps each "
+              f"(target p95 <= {TARGET_P95_MS} ms for the chapter's example)")
+        print(row("chapter's example (6 nodes), Alt+Up", by_key(page, "10.0")))
+        print(row("chapter's example (6 nodes), drag", by_drag(page, "-3.0")))
+        page.locator("autograd-playground").evaluate("(el, code) => { el.code = code; }",
+                                                     THOUSAND_NODES)
+        page.get_by_role("button", name="Run", exact=True).click()
+        wait_for_state(page, "done")
+        print(row("1,000 nodes, Alt+Up", by_key(page, "0.9")))
+        print(row("1,000 nodes, drag", by_drag(page, "0.5")))
+
+
+if __name__ == "__main__":
+    main()

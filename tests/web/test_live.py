@@ -1,0 +1,205 @@
+"""Live re-runs: on the full page each edit re-runs the code, and number literals can be
+dragged or stepped with Alt+↑ / Alt+↓; a run that takes too long pauses live re-runs."""
+
+import base64
+
+from tests.web.conftest import RUN_MS, set_deadlines
+
+LOOP = "import time\nn = 1\nwhile n:\n    time.sleep(0.01)\nprint('done', n)\n"
+
+
+def literal(playground, text: str):
+    """The number literal `text` in the editor, as a learner points at it."""
+    return playground.element.locator(".cm-content .cm-scrub", has_text=text).first
+
+
+def put_cursor_after(playground, text: str) -> None:
+    """Click into the editor, then move the cursor just after the first `text`."""
+    page = playground.page
+    page.locator("autograd-playground .cm-content").click()
+    playground.element.evaluate(
+        """(el, text) => {
+          const view = el.view;
+          const at = view.state.doc.toString().indexOf(text) + text.length;
+          view.dispatch({ selection: { anchor: at } });
+          view.focus();
+        }""",
+        text,
+    )
+
+
+def no_live_run_started(playground) -> bool:
+    """Whether the playground is still not running once a live re-run, had one been
+    scheduled by the last edit, would have started (its timer fires before this one)."""
+    playground.page.evaluate("""() => new Promise(resolve => setTimeout(resolve,
+        customElements.get('autograd-playground').deadlines.liveDebounceMs))""")
+    return playground.state != "running"
+
+
+def link_to(site: str, code: str) -> str:
+    encoded = base64.urlsafe_b64encode(code.encode()).decode().rstrip("=")
+    return f"{site}#code={encoded}"
+
+
+def a_data(playground) -> str:
+    """Node a's data, as the table shows it."""
+    return next(row for row in playground.rows() if row[1] == "a")[3]
+
+
+def wait_for_a(playground, text: str, label: str = "a") -> None:
+    """Wait until the table shows `text` as the data of the node labelled `label`."""
+    playground.page.wait_for_function(
+        """([label, text]) => [...document.querySelector('autograd-playground').shadowRoot
+             .querySelectorAll('tbody tr')].some(tr => tr.cells[1]?.textContent === label
+             && tr.cells[3]?.textContent === text)""",
+        arg=[label, text],
+        timeout=RUN_MS,
+    )
+
+
+def test_typing_re_runs_the_code_and_the_table_follows(playground):
+    assert playground.run() == "done"
+    assert a_data(playground) == "2.0"
+    put_cursor_after(playground, "MakeValue(g, 2")
+    playground.page.keyboard.type("5")  # 2.0 -> 25.0
+    wait_for_a(playground, "25.0")
+    assert "MakeValue(g, 25.0" in playground.code
+    assert playground.state == "done"
+
+
+def test_alt_arrows_step_a_number_and_undo_puts_it_back(playground):
+    playground.run()
+    put_cursor_after(playground, "MakeValue(g, 2")
+    page = playground.page
+    page.keyboard.press("Alt+ArrowUp")
+    assert "MakeValue(g, 2.1," in playground.code
+    wait_for_a(playground, "2.1")
+    page.keyboard.press("Alt+Shift+ArrowDown")  # ten steps
+    assert "MakeValue(g, 1.1," in playground.code
+    page.keyboard.press("Control+z")
+    assert "MakeValue(g, 2.1," in playground.code
+    wait_for_a(playground, "2.1")
+
+
+def test_alt_arrows_away_from_a_number_still_move_the_line(playground):
+    playground.code = "x = 1\ny = 2\n"
+    put_cursor_after(playground, "y")
+    playground.page.keyboard.press("Alt+ArrowUp")
+    assert playground.code == "y = 2\nx = 1\n"
+
+
+def test_a_minus_before_a_number_is_its_sign(playground):
+    put_cursor_after(playground, "MakeValue(g, -3")
+    for _ in range(31):
+        playground.page.keyboard.press("Alt+ArrowUp")
+    assert "MakeValue(g, 0.1," in playground.code
+
+
+def test_numbers_in_names_strings_and_comments_are_not_draggable(playground):
+    playground.code = "x2 = 3  # 4\ns = '5'\n"
+    marked = playground.element.locator(".cm-content .cm-scrub").all_inner_texts()
+    assert marked == ["3"]
+
+
+def drag(playground, text: str, dx: float) -> None:
+    box = literal(playground, text).bounding_box()
+    mouse = playground.page.mouse
+    mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    mouse.down()
+    for step in range(1, 11):
+        mouse.move(box["x"] + box["width"] / 2 + dx * step / 10, box["y"] + box["height"] / 2)
+    mouse.up()
+
+
+def test_dragging_a_number_changes_it_and_one_undo_puts_it_back(playground):
+    playground.run()
+    drag(playground, "10.0", 40)  # 4 px a step: ten steps of 0.1
+    assert "MakeValue(g, 11.0," in playground.code
+    wait_for_a(playground, "11.0", label="c")
+    playground.page.locator("autograd-playground .cm-content").focus()
+    playground.page.keyboard.press("Control+z")
+    assert "MakeValue(g, 10.0," in playground.code
+
+
+def test_a_click_on_a_number_puts_the_cursor_there(playground):
+    literal(playground, "10.0").click()
+    cursor = playground.element.evaluate("el => el.view.state.selection.main.head")
+    start = playground.code.index("10.0")
+    assert start <= cursor <= start + len("10.0")
+    assert "MakeValue(g, 10.0," in playground.code
+
+
+def test_a_newer_edit_replaces_a_live_run_still_in_flight(playground):
+    set_deadlines(playground.page, liveRunMs=600_000)
+    playground.code = LOOP  # set by the page: not run
+    put_cursor_after(playground, "n = ")
+    playground.page.keyboard.press("Delete")
+    playground.page.keyboard.type("2")  # loops
+    playground.wait_for_output("")  # nothing to print while it loops
+    playground.page.wait_for_function(
+        "() => document.querySelector('autograd-playground').dataset.state === 'running'")
+    playground.page.keyboard.press("Backspace")
+    playground.page.keyboard.type("0")  # ends at once
+    playground.wait_for_output("done 0")
+    assert playground.wait_for("done") == "done"
+    assert playground.element.locator(".live-note").inner_text() == ""
+
+
+def test_a_live_run_that_takes_too_long_is_stopped_and_live_runs_pause(playground):
+    set_deadlines(playground.page, liveRunMs=300)
+    playground.code = LOOP.replace("n = 1", "n = 0")
+    put_cursor_after(playground, "n = ")
+    playground.page.keyboard.press("Delete")
+    playground.page.keyboard.type("1")
+    assert playground.wait_for("stopped", "error", timeout=RUN_MS) in ("stopped", "error")
+    note = playground.element.locator(".live-note")
+    assert "paused" in note.inner_text() and "Press Run" in note.inner_text()
+    assert "at most 0.3 s" in playground.output
+    playground.page.keyboard.press("Backspace")
+    playground.page.keyboard.type("0")  # paused: not run
+    assert no_live_run_started(playground)
+    assert playground.run() == "done"  # Run resumes them
+    assert note.inner_text() == ""
+    assert "done 0" in playground.output
+
+
+def test_stop_pauses_live_runs(playground):
+    set_deadlines(playground.page, liveRunMs=600_000)
+    playground.code = LOOP.replace("n = 1", "n = 0")
+    put_cursor_after(playground, "n = ")
+    playground.page.keyboard.press("Delete")
+    playground.page.keyboard.type("1")
+    playground.page.wait_for_function(
+        "() => document.querySelector('autograd-playground').dataset.state === 'running'")
+    playground.button("Stop").click()
+    playground.wait_for("stopped", "error")
+    assert "you stopped" in playground.element.locator(".live-note").inner_text()
+
+
+def test_setting_code_from_a_script_is_not_run(playground):
+    playground.code = "print('not run')"
+    assert no_live_run_started(playground)
+    assert playground.state == "ready"
+
+
+def test_live_off_in_the_url_turns_it_off(open_playground, site):
+    playground = open_playground(site + "?live=off")
+    put_cursor_after(playground, "MakeValue(g, 2")
+    playground.page.keyboard.type("5")
+    assert no_live_run_started(playground)
+    assert playground.state == "ready"
+
+
+def test_code_from_a_link_waits_for_a_first_run(open_playground, site):
+    playground = open_playground(link_to(site, "x = 1\nprint('ran', x)\n"))
+    note = playground.element.locator(".live-note")
+    assert "came from a link" in note.inner_text()
+    put_cursor_after(playground, "x = 1")
+    playground.page.keyboard.type("2")
+    assert no_live_run_started(playground)
+    assert playground.state == "ready"
+    playground.run()
+    assert "ran 12" in playground.output
+    put_cursor_after(playground, "x = 12")
+    playground.page.keyboard.type("3")
+    playground.wait_for_output("ran 123")

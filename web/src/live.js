@@ -1,0 +1,44 @@
+// Live re-runs (the `live` option): each edit re-runs the code once the learner
+// has paused for deadlines.liveDebounceMs, so the table, the picture and the Δ
+// marks follow as they type or drag a number (scrub.js). A newer edit replaces
+// a live run still in flight (playground.js, run()). A live run may take
+// deadlines.liveRunMs at most: one that takes longer (a loop typed half-way, a
+// long training) is stopped, and live re-runs pause, saying so, until the
+// learner presses Run. Code that came from a link waits for a first Run too.
+
+import { deadlines } from "./deadlines.js";
+import { element } from "./dom.js";
+
+export class Live {
+  /** @param {() => void} rerun starts a live run of the editor's code */
+  constructor(rerun) {
+    this.rerun = rerun;
+    this.timer = null;
+    this.paused = false;
+    this.note = element("span", { className: "live-note", role: "status" });
+  }
+
+  /** The learner changed the code: re-run it soon, unless paused. */
+  edited() {
+    clearTimeout(this.timer);
+    if (!this.paused) this.timer = setTimeout(this.rerun, deadlines.liveDebounceMs);
+  }
+
+  /** A run started: an edit waiting to be re-run is in it. */
+  started() {
+    clearTimeout(this.timer);
+  }
+
+  /** No more live re-runs until the learner presses Run, for the reason given. */
+  pause(why) {
+    clearTimeout(this.timer);
+    this.paused = true;
+    this.note.textContent = `Live re-runs are paused: ${why}. Press Run to run the code and resume them.`;
+  }
+
+  /** The learner pressed Run: edits re-run the code again. */
+  resume() {
+    this.paused = false;
+    this.note.textContent = "";
+  }
+}
