@@ -22,6 +22,12 @@ WebKitGTK's WebDriver and Xvfb with apt-get.
 
 from __future__ import annotations
 
+import sys
+
+if sys.version_info < (3, 10):  # noqa: UP036 (for whoever runs it with an older one)
+    sys.exit(f"build.py needs Python 3.10 or newer; this is Python {sys.version.split()[0]} "
+             f"({sys.executable})")
+
 import argparse
 import functools
 import hashlib
@@ -29,7 +35,7 @@ import json
 import os
 import shutil
 import subprocess
-import sys
+import time
 import venv
 import zipfile
 import zlib
@@ -58,6 +64,10 @@ PACKAGES = BUILD / "packages"
 VENV = ROOT / ".venv"
 # How the tests and benchmarks start Chromium.
 CHROMIUM_ARGS = chromium.CHROMIUM_ARGS
+STRICT_ENCODING = ("-X", "warn_default_encoding", "-W", "error::EncodingWarning")
+"""Python's options that make a text read or write without an encoding an error: `test`
+builds under them, and the tests run the authors' commands under them, so that what is
+built and written is the same on Windows (whose default is not UTF-8) as here."""
 # The other engines the smoke tests drive (tests/web/engines/): Debian's Firefox ESR,
 # over Marionette, its own protocol (no geckodriver needed);
 # WebKitGTK's WebDriver, with the MiniBrowser it starts, in a window on Xvfb.
@@ -98,6 +108,26 @@ def run(*cmd: str | Path, cwd: Path = ROOT) -> None:
     print("+", " ".join(str(c) for c in cmd), flush=True)
     if subprocess.call([str(c) for c in cmd], cwd=cwd) != 0:
         sys.exit(f"build.py: failed: {' '.join(str(c) for c in cmd)}")
+
+
+def fresh_folder(folder: Path, tries: int = 10, wait_s: float = 0.5) -> None:
+    """`folder`, emptied (or made). Windows refuses to delete a file that a program holds
+    open (an editor, a virus scanner, a server still serving it): try again a few times,
+    then stop, naming the file."""
+    for attempt in range(tries):
+        try:
+            shutil.rmtree(folder)
+            break
+        except FileNotFoundError:
+            if not folder.exists():
+                break
+        except OSError as error:
+            if attempt == tries - 1:
+                sys.exit(f"build.py: cannot delete {error.filename or folder}: {error.strerror};"
+                         " is it open in another program (an editor, or a server serving "
+                         f"{folder})? Close it, then build again")
+        time.sleep(wait_s)
+    folder.mkdir(parents=True)
 
 
 def can_apt_get() -> bool:
@@ -198,15 +228,15 @@ def install_test_deps(python: Path) -> None:
     stamp = VENV / "pyproject.sha256"
     requirement = ".[test,bench]"
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + requirement.encode())
-    if stamp.exists() and stamp.read_text() == digest.hexdigest():
+    if stamp.exists() and stamp.read_text(encoding="utf-8") == digest.hexdigest():
         return
     run(python, "-m", "pip", "install", "--quiet", "-e", requirement)
-    stamp.write_text(digest.hexdigest())
+    stamp.write_text(digest.hexdigest(), encoding="utf-8")
 
 
 def pip_wheel(python: Path, project: Path, out: Path) -> Path:
     """Build `project`'s py3-none-any wheel into `out` with pip (its backend comes from PyPI)."""
-    shutil.rmtree(out, ignore_errors=True)
+    fresh_folder(out)
     run(python, "-m", "pip", "wheel", "--quiet", "--no-deps", project, "-w", out)
     (wheel,) = out.glob("*.whl")
     return wheel
@@ -222,7 +252,7 @@ def package_wheel(python: Path) -> Path:
     web/autograd_playground/ with the built dist/ inside as its site/, and the engine's
     version (see web/pyproject.toml). It needs no Node.js to use."""
     project = BUILD / "package"
-    shutil.rmtree(project, ignore_errors=True)
+    fresh_folder(project)
     shutil.copytree(PACKAGE, project / PACKAGE.name,
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(DIST, project / PACKAGE.name / "site")
@@ -234,8 +264,9 @@ def package_wheel(python: Path) -> Path:
 def pyodide_wheels(python: Path, requirements: Path, out: Path) -> list[Path]:
     """Fetch the wheels a requirements file pins, hash-checked, for Pyodide's Python
     version, into a fresh `out`."""
-    lock = json.loads((WEB / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())
-    shutil.rmtree(out, ignore_errors=True)
+    lock = json.loads((WEB / "node_modules" / "pyodide" / "pyodide-lock.json").read_text(
+        encoding="utf-8"))
+    fresh_folder(out)
     run(
         python, "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
         "--only-binary=:all:", f"--python-version={lock['info']['python']}",
@@ -254,7 +285,7 @@ def in_pyodide(python: Path, copy: list[str], *argv: str) -> list[str | Path]:
     """The command that runs `argv` (a script, or -m and a module, and its arguments) in
     the built site's Pyodide under Node, with the built engine's wheel and those of
     PYODIDE_REQUIREMENTS in site-packages, and `copy` (paths under ROOT) in its folder."""
-    site = json.loads((DIST / "site.json").read_text())
+    site = json.loads((DIST / "site.json").read_text(encoding="utf-8"))
     wheels = [DIST / site["engine"],
               *pyodide_wheels(python, PYODIDE_REQUIREMENTS, BUILD / "pyodide-wheels")]
     return [need("node", "nodejs"), PYODIDE_RUN, DIST / "pyodide",
@@ -357,7 +388,7 @@ def copy_site(engine: Path, micropip: Path) -> None:
 
 
 def write_site_json(manifest: dict) -> None:
-    (DIST / "site.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    (DIST / "site.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
 
 
 def snapshot_files(engine: Path) -> dict[str, dict[str, str]]:
@@ -367,7 +398,7 @@ def snapshot_files(engine: Path) -> dict[str, dict[str, str]]:
     with zipfile.ZipFile(engine) as wheel:
         packages = {name: wheel.read(name).decode() for name in wheel.namelist()
                     if not name.endswith("/")}
-    home = {name: (WEB / name).read_text() for name in runner_files()}
+    home = {name: (WEB / name).read_text(encoding="utf-8") for name in runner_files()}
     return {"site-packages": packages, "home": home}
 
 
@@ -378,10 +409,10 @@ def make_snapshot(engine: Path) -> None:
     snapshot is not restored)."""
     folder = DIST / "snapshot"
     folder.mkdir()
-    (folder / "files.json").write_text(json.dumps(snapshot_files(engine)))
+    (folder / "files.json").write_text(json.dumps(snapshot_files(engine)), encoding="utf-8")
     run(need("node", "nodejs"), WEB / "make-snapshot.mjs", DIST)
     gzipped = (folder / "memory.gz").read_bytes()
-    manifest = json.loads((DIST / "site.json").read_text())
+    manifest = json.loads((DIST / "site.json").read_text(encoding="utf-8"))
     manifest["snapshot"] = {"memory": "snapshot/memory.gz",
                             "sha256": hashlib.sha256(gzipped).hexdigest(),
                             # Unpacked (its second word, after its mark), for the
@@ -398,8 +429,7 @@ def build() -> None:
     python = venv_python()
     npm_ci()
     engine, micropip = engine_wheel(python), micropip_wheel(python)
-    shutil.rmtree(DIST, ignore_errors=True)
-    DIST.mkdir()
+    fresh_folder(DIST)
     bundle()
     copy_site(engine, micropip)
     make_snapshot(engine)
@@ -423,8 +453,12 @@ def serve(port: int, isolation: bool) -> None:
 
 
 def test() -> None:
-    """Install what the tests need, build, then lint and run every test."""
-    python = prepare()
+    """Install what the tests need, build (the site and the authors' wheel, with
+    STRICT_ENCODING), then lint and run every test."""
+    python = venv_python()
+    install_test_deps(python)
+    ensure_chromium()
+    run(sys.executable, *STRICT_ENCODING, ROOT / "build.py", "dist")
     skip = []
     if system() == "linux":
         install_firefox()

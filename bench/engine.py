@@ -253,7 +253,7 @@ def steps_elsewhere(command: list[str | Path], env: dict[str, str] | None = None
                     ) -> dict[str, Any]:
     """measure_steps() in another Python: this script run there with --steps-only."""
     out = subprocess.run([str(c) for c in command], cwd=ROOT, env=env, check=True,
-                         stdout=subprocess.PIPE, text=True).stdout
+                         stdout=subprocess.PIPE, encoding="utf-8").stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -267,7 +267,7 @@ def other_pythons() -> list[Path]:
     for python in found:
         try:  # a pyenv shim whose version is not selected fails here
             version = subprocess.run([python, "-c", "import sys; print(*sys.version_info[:2])"],
-                                     capture_output=True, text=True, check=True).stdout
+                                     capture_output=True, encoding="utf-8", check=True).stdout
         except (OSError, subprocess.CalledProcessError):
             continue
         if "t" not in python.parent.parent.name:  # not a free-threaded build

@@ -141,7 +141,7 @@ MEASURE_MEMORY = """async () => {
 
 def course_page(count: int) -> str:
     """A course page of `count` playgrounds, each on the chapter's example."""
-    code = textwrap.indent(html.escape(EXAMPLE.read_text(), quote=False), "  ")
+    code = textwrap.indent(html.escape(EXAMPLE.read_text(encoding="utf-8"), quote=False), "  ")
     playgrounds = "".join(
         f'<p>Idea {i}.</p>\n<autograd-playground id="p{i}">\n{code}</autograd-playground>\n'
         for i in range(count)
@@ -308,7 +308,7 @@ def run_times(browser: Browser, url: str, runs: int) -> dict[str, list[float]]:
     wait_for_state(page, "ready")
     page.evaluate(CLICK_TO_PAINT)  # the first run imports what later runs reuse
     example = [page.evaluate(CLICK_TO_PAINT) for _ in range(max(runs, 10))]
-    mlp = MLP.read_text()
+    mlp = MLP.read_text(encoding="utf-8")
     big = [page.evaluate(RUN_END_TO_PAINT, mlp) for _ in range(runs)]
     context.close()
     return {"example: Run click to table painted": example,

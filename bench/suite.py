@@ -32,10 +32,10 @@ def run_suite(busy: int) -> tuple[bool, float]:
             subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
             log = Path(folder).with_suffix(".log")
             start = time.monotonic()
-            with log.open("w") as out:
+            with log.open("w", encoding="utf-8") as out:
                 code = subprocess.call(["bash", ".ci/run"], cwd=clone, stdout=out, stderr=out)
             minutes = (time.monotonic() - start) / 60
-            tail = log.read_text().strip().splitlines()[-1:]
+            tail = log.read_text(encoding="utf-8").strip().splitlines()[-1:]
             print(f"  {'passed' if code == 0 else 'FAILED'} in {minutes:.1f} min: "
                   f"{tail[0] if tail else ''}  (log: {log})", flush=True)
             return code == 0, minutes

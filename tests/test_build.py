@@ -9,6 +9,7 @@ puts there, so the machine's own browsers are never found.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -53,7 +54,7 @@ MAC_EDGE = "Microsoft Edge.app/Contents/MacOS/Microsoft Edge"
 def executable(path: Path) -> Path:
     """A fake program at `path`."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("#!/bin/sh\n")
+    path.write_text("#!/bin/sh\n", encoding="utf-8")
     path.chmod(0o755)
     return path
 
@@ -105,6 +106,13 @@ def test_chromium_variable_may_name_a_command_on_path(home, monkeypatch, tmp_pat
     assert build.find_chromium() == chrome
 
 
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_chromium_variable_may_come_in_quotes(home, monkeypatch, tmp_path, quote):
+    mine = executable(tmp_path / "Program Files" / "my chrome")
+    monkeypatch.setenv("CHROMIUM", f"{quote}{mine}{quote}")
+    assert build.find_chromium() == mine
+
+
 @pytest.mark.parametrize("what", ["nothing", "a folder", "a file that is not executable"])
 def test_chromium_variable_pointing_at_no_program_is_an_error_naming_it(
     home, monkeypatch, tmp_path, what
@@ -113,7 +121,7 @@ def test_chromium_variable_pointing_at_no_program_is_an_error_naming_it(
     if what == "a folder":
         target.mkdir()
     elif what == "a file that is not executable":
-        target.write_text("not a program")
+        target.write_text("not a program", encoding="utf-8")
     executable(tmp_path / "bin" / "chromium")  # there, but the variable says otherwise
     monkeypatch.setenv("CHROMIUM", str(target))
     message = missing_message()
@@ -268,7 +276,8 @@ def test_linux_finds_a_browser_on_path(home, monkeypatch, tmp_path, command):
 def test_a_file_that_is_not_executable_is_passed_over(home, monkeypatch, tmp_path):
     on(monkeypatch, "linux")
     (home / ".cache/ms-playwright/chromium-1248/chrome-linux64").mkdir(parents=True)
-    (home / ".cache/ms-playwright/chromium-1248/chrome-linux64/chrome").write_text("")
+    (home / ".cache/ms-playwright/chromium-1248/chrome-linux64/chrome").write_text("",
+        encoding="utf-8")
     chrome = executable(tmp_path / "bin" / "chromium")
     assert build.find_chromium() == chrome
 
@@ -386,7 +395,7 @@ def test_npm_runs_by_the_full_path_found_on_path(monkeypatch, tmp_path, commands
     monkeypatch.setattr(shutil, "which", lambda name: npm if name == "npm" else None)
     monkeypatch.setattr(build, "WEB", tmp_path / "web")
     (tmp_path / "web").mkdir()
-    (tmp_path / "web" / "package-lock.json").write_text("{}")
+    (tmp_path / "web" / "package-lock.json").write_text("{}", encoding="utf-8")
     build.npm_ci()
     assert commands == [[npm, "ci", "--no-audit", "--no-fund"]]
 
@@ -405,13 +414,13 @@ def lone_build(tmp_path: Path) -> Path:
     for name in ["__init__.py", "chromium.py", "server.py"]:
         shutil.copy2(build.ROOT / package / name, tmp_path / package / name)
     (tmp_path / "dist").mkdir()
-    (tmp_path / "dist" / "index.html").write_text("being served")
+    (tmp_path / "dist" / "index.html").write_text("being served", encoding="utf-8")
     return tmp_path
 
 
 def run_build(folder: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, folder / "build.py", *args], cwd=folder,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, encoding="utf-8", timeout=120)
 
 
 def test_serve_on_a_busy_port_says_so_and_builds_nothing(lone_build, busy_port):
@@ -422,7 +431,7 @@ def test_serve_on_a_busy_port_says_so_and_builds_nothing(lone_build, busy_port):
     assert match, served.stderr
     assert sorted(p.name for p in lone_build.iterdir()) == ["build.py", "dist", "web"]
     assert [p.name for p in (lone_build / "dist").iterdir()] == ["index.html"]
-    assert (lone_build / "dist" / "index.html").read_text() == "being served"
+    assert (lone_build / "dist" / "index.html").read_text(encoding="utf-8") == "being served"
     suggested = int(match[1])
     assert suggested != busy_port
     with socket.socket() as probe:
@@ -439,3 +448,75 @@ def test_serve_refuses_what_is_not_a_port_number(lone_build, port):
     assert served.returncode == 2
     assert f"argument --port: '{port}' is not a port number (0 to 65535)" in served.stderr
     assert sorted(p.name for p in lone_build.iterdir()) == ["build.py", "dist", "web"]
+
+
+@pytest.mark.parametrize("refusal", [errno.EACCES, server.WSAEACCES], ids=["EACCES", "WSAEACCES"])
+def test_a_port_the_system_reserves_gets_a_free_one_to_try(monkeypatch, busy_port, refusal):
+    def refused(*args: object) -> None:
+        raise OSError(refusal, "An attempt was made to access a socket in a way forbidden")
+
+    monkeypatch.setattr(server, "make_server", refused)
+    with pytest.raises(SystemExit) as stopped:
+        server.take_port(build.DIST, busy_port, True, "build.py")
+    message = str(stopped.value)
+    assert message.startswith(f"build.py: port {busy_port} may not be used here (")
+    suggested = int(re.search(r"try --port (\d+)$", message)[1])
+    assert suggested not in (0, busy_port)
+
+
+# Folders the build empties
+
+def test_a_folder_held_for_a_moment_is_emptied_on_a_later_try(monkeypatch, tmp_path):
+    folder = tmp_path / "dist"
+    (folder / "chunks").mkdir(parents=True)
+    (folder / "chunks" / "embed.js").write_text("old", encoding="utf-8")
+    delete, tries = shutil.rmtree, []
+
+    def held_once(path: Path) -> None:
+        tries.append(path)
+        if len(tries) == 1:
+            raise PermissionError(13, "Access is denied", str(folder / "chunks" / "embed.js"))
+        delete(path)
+
+    monkeypatch.setattr(shutil, "rmtree", held_once)
+    build.fresh_folder(folder, wait_s=0)
+    assert len(tries) == 2
+    assert list(folder.iterdir()) == []
+
+
+def test_a_folder_held_for_good_stops_the_build_naming_the_file(monkeypatch, tmp_path):
+    held = tmp_path / "dist" / "pyodide" / "pyodide.asm.wasm"
+    held.parent.mkdir(parents=True)
+
+    def refuse(path: Path) -> None:
+        raise PermissionError(13, "Access is denied", str(held))
+
+    monkeypatch.setattr(shutil, "rmtree", refuse)
+    with pytest.raises(SystemExit) as stopped:
+        build.fresh_folder(tmp_path / "dist", tries=3, wait_s=0)
+    assert str(stopped.value).startswith(f"build.py: cannot delete {held}: Access is denied; ")
+
+
+def test_a_missing_folder_is_made(tmp_path):
+    build.fresh_folder(tmp_path / "build" / "wheel")
+    assert (tmp_path / "build" / "wheel").is_dir()
+
+
+# Every system
+
+def test_build_py_says_which_python_it_needs_before_anything_else():
+    older = ("import sys; sys.version_info = (3, 9, 18, 'final', 0); "
+             "exec(compile(open(sys.argv[1], encoding='utf-8').read(), 'build.py', 'exec'))")
+    ran = subprocess.run([sys.executable, "-c", older, build.ROOT / "build.py"],
+                         capture_output=True, encoding="utf-8", timeout=60)
+    assert ran.returncode == 1
+    assert ran.stderr.startswith("build.py needs Python 3.10 or newer; this is Python ")
+
+
+@pytest.mark.parametrize("path", [".ci/run", "build.py", "web/src/playground.js",
+                                  "web/playground_runner/__init__.py", "README.md"])
+def test_text_files_check_out_with_lf_line_ends_on_every_system(path):
+    attributes = subprocess.run(["git", "check-attr", "eol", "text", "--", path],
+                                cwd=build.ROOT, capture_output=True, encoding="utf-8",
+                                check=True).stdout
+    assert attributes == f"{path}: eol: lf\n{path}: text: auto\n"

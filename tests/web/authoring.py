@@ -80,7 +80,7 @@ def build_sphinx(scripts: Path, source: Path, out: Path,
                  builder: str = "html") -> subprocess.CompletedProcess:
     """sphinx-build, warnings as errors."""
     return subprocess.run([scripts / "python", "-m", "sphinx", "-W", "-q", "-b", builder,
-                           source, out], capture_output=True, text=True)
+                           source, out], capture_output=True, encoding="utf-8")
 
 
 def requests_elsewhere(page: Page, url: str) -> list[str]:

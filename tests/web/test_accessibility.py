@@ -19,7 +19,8 @@ from .test_graph import box, line_of, node_line, run_and_draw, step_button, step
 
 AXE = build.WEB / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-EXAMPLE_WITH_BACKWARD = with_backward((build.WEB / "src" / "example.py").read_text())
+EXAMPLE_WITH_BACKWARD = with_backward((build.WEB / "src" / "example.py").read_text(
+    encoding="utf-8"))
 
 
 def share_fragment(code: str) -> str:

@@ -12,7 +12,7 @@ from autograd_playground.element import ATTRIBUTES, OptionError, playground_html
 
 
 def test_the_attributes_are_the_elements_own():
-    options = (build.WEB / "src" / "options.js").read_text()
+    options = (build.WEB / "src" / "options.js").read_text(encoding="utf-8")
     listed = re.search(r"export const ATTRIBUTES = \[(.*?)\];", options, re.DOTALL)[1]
     assert sorted(ATTRIBUTES) == sorted(re.findall(r'"([\w-]+)"', listed))
 
@@ -26,8 +26,8 @@ def test_the_code_is_text_and_the_attributes_are_quoted():
 
 
 @pytest.mark.parametrize(("attributes", "says"), [
-    ({"colour": "red"}, "unknown attribute 'colour'; the playground's attributes are "
-                        "readonly, autorun, live, hide-output, hide-table, height, timeout, theme, id"),
+    ({"colour": "red"}, "unknown attribute 'colour'; the playground's attributes are readonly, "
+                        "autorun, live, hide-output, hide-table, height, timeout, theme, id"),
     ({"readonly": "no"}, "readonly takes no value (got 'no')"),
     ({"id": None}, "id needs a value"),
     ({"theme": "blue"}, "theme is one of light, dark (got 'blue')"),

@@ -34,7 +34,7 @@ def build_mkdocs(scripts, config, out) -> subprocess.CompletedProcess:
     """`mkdocs build --strict`: warnings are errors."""
     return subprocess.run(
         [scripts / "python", "-m", "mkdocs", "build", "--strict", "-f", config, "-d", out],
-        capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+        capture_output=True, encoding="utf-8", env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,8 @@ def course(mkdocs, tmp_path_factory):
     with serving(folder / "site", isolation=False) as url:  # as a plain static host
         config = folder / "mkdocs.yml"
         config.write_text(f"INHERIT: {COURSES / 'mkdocs' / 'mkdocs.yml'}\n"
-                          f"docs_dir: {COURSES / 'mkdocs' / 'docs'}\nsite_url: {url}\n")
+                          f"docs_dir: {COURSES / 'mkdocs' / 'docs'}\nsite_url: {url}\n",
+                              encoding="utf-8")
         built = build_mkdocs(mkdocs, config, folder / "site")
         assert built.returncode == 0, built.stderr
         yield url
@@ -122,8 +123,10 @@ def test_playgrounds_on_pages_swapped_in_by_instant_navigation_run(course, new_c
 def test_a_wrong_attribute_stops_the_build_naming_it(mkdocs, tmp_path, fence, says):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text(
-        f"---\ntitle: Front matter\n---\n\n# Title\n\n{fence}\nprint(1)\n```\n")
-    (tmp_path / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - autograd-playground\n")
+        f"---\ntitle: Front matter\n---\n\n# Title\n\n{fence}\nprint(1)\n```\n",
+            encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - autograd-playground\n",
+        encoding="utf-8")
     built = build_mkdocs(mkdocs, tmp_path / "mkdocs.yml", tmp_path / "site")
     assert built.returncode != 0
     assert says in built.stderr, built.stderr
@@ -144,11 +147,12 @@ def test_a_fence_in_a_list_becomes_a_playground_and_one_shown_as_an_example_stay
         "```playground {#an-example}\n"
         "print(2)\n"
         "```\n"
-        "````\n")
-    (tmp_path / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - autograd-playground\n")
+        "````\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - autograd-playground\n",
+        encoding="utf-8")
     built = build_mkdocs(mkdocs, tmp_path / "mkdocs.yml", tmp_path / "site")
     assert built.returncode == 0, built.stderr
-    page = (tmp_path / "site" / "index.html").read_text()
+    page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert ('<li>\n<p>In a list:</p>\n<autograd-playground id="in-a-list">\n'
             "if 1 &lt; 2:\n    print('&amp;')\n</autograd-playground>\n</li>") in page
     assert "```playground {#an-example}" in page

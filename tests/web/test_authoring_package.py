@@ -23,8 +23,9 @@ def package():
 
 
 def playground(scripts: Path, *args: str | Path, **options) -> subprocess.CompletedProcess:
-    return subprocess.run([scripts / "python", "-m", "autograd_playground", *args],
-                          capture_output=True, text=True, timeout=60, **options)
+    command = [scripts / "python", *build.STRICT_ENCODING, "-m", "autograd_playground", *args]
+    return subprocess.run(command,
+                          capture_output=True, encoding="utf-8", timeout=60, **options)
 
 
 def files(folder: Path) -> list[str]:
@@ -32,8 +33,8 @@ def files(folder: Path) -> list[str]:
 
 
 def test_the_wheel_is_pure_python_with_the_engines_version():
-    engine = re.search(r'^version = "(.+)"$', (build.ROOT / "pyproject.toml").read_text(),
-                       re.MULTILINE)[1]
+    pyproject = (build.ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    engine = re.search(r'^version = "(.+)"$', pyproject, re.MULTILINE)[1]
     assert authors_wheel().name == f"autograd_playground-{engine}-py3-none-any.whl"
 
 
@@ -43,14 +44,14 @@ def test_export_writes_the_whole_site_into_a_new_folder_and_over_an_earlier_expo
     exported = playground(package, "export", target)
     assert exported.returncode == 0, exported.stderr
     assert files(target) == files(build.DIST)
-    (target / "embed.js").write_text("stale")
+    (target / "embed.js").write_text("stale", encoding="utf-8")
     again = playground(package, "export", target)
     assert again.returncode == 0, again.stderr
     assert (target / "embed.js").read_bytes() == (build.DIST / "embed.js").read_bytes()
 
 
 def test_export_refuses_a_folder_that_holds_something_else(package, tmp_path):
-    (tmp_path / "notes.md").write_text("mine")
+    (tmp_path / "notes.md").write_text("mine", encoding="utf-8")
     exported = playground(package, "export", tmp_path)
     assert exported.returncode == 1
     assert exported.stderr == (f"autograd_playground: {tmp_path} is not empty and holds no "
@@ -60,8 +61,9 @@ def test_export_refuses_a_folder_that_holds_something_else(package, tmp_path):
 
 
 def test_serve_serves_the_site_with_the_headers_pyodide_and_stop_need(package):
-    served = subprocess.Popen([package / "python", "-m", "autograd_playground", "serve",
-                               "--port", "0"], stdout=subprocess.PIPE, text=True)
+    served = subprocess.Popen([package / "python", *build.STRICT_ENCODING, "-m",
+                               "autograd_playground", "serve",
+                               "--port", "0"], stdout=subprocess.PIPE, encoding="utf-8")
     try:
         line = served.stdout.readline()
         url = re.fullmatch(r"serving .* \(cross-origin isolated\) at (http://\S+/)\n", line)

@@ -13,7 +13,7 @@ SNIPPET = re.compile(
 
 
 def test_each_snippet_is_in_the_example_course_file_it_names():
-    readme = (build.ROOT / "README.md").read_text()
+    readme = (build.ROOT / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("## Embed in a course page"):readme.index("### Any HTML page")]
     snippets = [(match["path"], match["code"]) for match in SNIPPET.finditer(section)]
     assert [path for path, _ in snippets] == [
@@ -24,4 +24,4 @@ def test_each_snippet_is_in_the_example_course_file_it_names():
         "examples/courses/mkdocs/docs/index.md",
     ]
     for path, code in snippets:
-        assert code in (build.ROOT / path).read_text(), path
+        assert code in (build.ROOT / path).read_text(encoding="utf-8"), path

@@ -87,9 +87,10 @@ def test_only_pages_with_a_playground_load_the_script(course, new_context):
 def test_a_wrong_option_stops_the_build_naming_it(sphinx, tmp_path, option, says):
     source = tmp_path / "source"
     source.mkdir()
-    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n')
+    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n',
+        encoding="utf-8")
     (source / "index.rst").write_text(f"Title\n=====\n\n.. playground::\n   {option}\n\n"
-                                      "   print(1)\n")
+                                      "   print(1)\n", encoding="utf-8")
     built = build_sphinx(sphinx, source, tmp_path / "out")
     assert built.returncode != 0
     assert "index.rst:4" in built.stderr and says in built.stderr, built.stderr
@@ -100,7 +101,7 @@ def test_a_builder_other_than_html_writes_the_code_as_a_code_block(sphinx, tmp_p
     assert built.returncode == 0, built.stderr
     assert ('   from engine import Add\n'
             '   print(Add(0, 1) == Add(0, 1), Add(0, 1) < Add(1, 0), "&", "<done>")\n'
-            ) in (tmp_path / "data-model.txt").read_text()
+            ) in (tmp_path / "data-model.txt").read_text(encoding="utf-8")
     assert not (tmp_path / "_static").exists()
 
 
@@ -110,9 +111,9 @@ def test_a_site_that_wants_every_asset_on_every_page_gets_the_script_everywhere(
     source.mkdir()
     (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n\n\n'
                                     'def setup(app):\n'
-                                    '    app.set_html_assets_policy("always")\n')
-    (source / "index.rst").write_text("Title\n=====\n\nNo playground here.\n")
+                                    '    app.set_html_assets_policy("always")\n', encoding="utf-8")
+    (source / "index.rst").write_text("Title\n=====\n\nNo playground here.\n", encoding="utf-8")
     built = build_sphinx(sphinx, source, tmp_path / "out")
     assert built.returncode == 0, built.stderr
     assert ('<script type="module" src="_static/autograd-playground/embed.js"></script>'
-            in (tmp_path / "out" / "index.html").read_text())
+            in (tmp_path / "out" / "index.html").read_text(encoding="utf-8"))

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-MLP = (Path(__file__).parent / "programs" / "mlp_100k.py").read_text()
+MLP = (Path(__file__).parent / "programs" / "mlp_100k.py").read_text(encoding="utf-8")
 
 
 def test_a_100k_node_graph_shows_its_count_and_scrolls_to_its_last_node(playground):

@@ -46,7 +46,7 @@ def altered_snapshot(at: slice) -> bytes:
 
 def serve_snapshot(context, body: bytes) -> None:
     """Serve `body` as the snapshot, with site.json vouching for it (its SHA-256)."""
-    site = json.loads((build.DIST / "site.json").read_text())
+    site = json.loads((build.DIST / "site.json").read_text(encoding="utf-8"))
     site["snapshot"]["sha256"] = hashlib.sha256(body).hexdigest()
     context.route("**/site.json", lambda route: route.fulfill(json=site))
     context.route(SNAPSHOT, lambda route: route.fulfill(body=body))
@@ -54,7 +54,7 @@ def serve_snapshot(context, body: bytes) -> None:
 
 def claim_size(context, size: int) -> None:
     """Serve a site.json that gives the snapshot `size` bytes."""
-    site = json.loads((build.DIST / "site.json").read_text())
+    site = json.loads((build.DIST / "site.json").read_text(encoding="utf-8"))
     site["snapshot"]["size"] = size
     context.route("**/site.json", lambda route: route.fulfill(json=site))
 
@@ -77,7 +77,8 @@ def test_the_snapshot_keeps_only_its_pages_that_are_not_zeros():
     ranges = list(zip(starts_and_lengths[::2], starts_and_lengths[1::2], strict=True))
     data = stored[12 + 8 * count:]
     assert mark == b"AGPS"
-    assert size == json.loads((build.DIST / "site.json").read_text())["snapshot"]["size"]
+    assert size == json.loads((build.DIST / "site.json").read_text(
+        encoding="utf-8"))["snapshot"]["size"]
     assert len(data) == sum(length for _, length in ranges) < size / 2
     assert all(start % PAGE == 0 for start, _ in ranges)
     # In order, apart (touching ranges are one), and every page kept has a byte not zero.
@@ -142,7 +143,7 @@ def test_without_a_usable_snapshot_python_boots_fresh_and_says_why(new_context, 
     playground = Playground(context.new_page()).open(site)
     assert playground.run() == "done"
     assert playground.rows() == CHAPTER_ROWS
-    size = json.loads((build.DIST / "site.json").read_text())["snapshot"]["size"]
+    size = json.loads((build.DIST / "site.json").read_text(encoding="utf-8"))["snapshot"]["size"]
     assert NO_SNAPSHOT + why.format(size=size) in warnings
     assert [url for url in urls if url.endswith(".whl")] != []  # the engine, from its wheel
 
@@ -246,7 +247,7 @@ def test_the_engine_has_its_source_files_and_its_metadata(playground):
     assert playground.run(code) == "done"
     first_line, version = playground.output.split("\n")[:2]
     assert first_line.startswith("def Backward(")
-    wheel = json.loads((build.DIST / "site.json").read_text())["engine"]
+    wheel = json.loads((build.DIST / "site.json").read_text(encoding="utf-8"))["engine"]
     assert wheel.endswith(f"-{version}-py3-none-any.whl")
 
 

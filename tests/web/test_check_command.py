@@ -53,14 +53,15 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
         playground(BROKEN, id="broken", timeout=ROOMY),
         playground(LOOP, autorun=True),
         playground("print('still here')", timeout=ROOMY),
-    ))
-    (folder / "notes.html").write_text("<!doctype html>\n<title>Notes</title>\n<p>Read on.\n")
+    ), encoding="utf-8")
+    (folder / "notes.html").write_text("<!doctype html>\n<title>Notes</title>\n<p>Read on.\n",
+        encoding="utf-8")
     (folder / "part2").mkdir()
     (folder / "part2" / "good.html").write_text(course_page(
         "../playground/",
         playground("print('hello')", id="hello", timeout=ROOMY),
         playground(GRAPH, timeout=ROOMY),
-    ))
+    ), encoding="utf-8")
     return folder
 
 
@@ -84,7 +85,8 @@ def broken_course(folder: Path, missing: str) -> Path:
     shutil.copytree(build.DIST, folder / "playground")
     (folder / "playground" / missing).unlink()
     (folder / "lesson.html").write_text(local_page(
-        playground("print(1)", id="first", timeout=ROOMY), playground("print(2)")))
+        playground("print(1)", id="first", timeout=ROOMY), playground("print(2)")),
+            encoding="utf-8")
     return folder
 
 
@@ -139,8 +141,9 @@ FAILED_CHECK = (
 
 def run_command(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(build.WEB)}
-    return subprocess.run([sys.executable, "-m", "autograd_playground", "check", *args],
-                          capture_output=True, text=True, env=env, timeout=900)
+    return subprocess.run([sys.executable, *build.STRICT_ENCODING, "-m", "autograd_playground",
+                           "check", *args],
+                          capture_output=True, encoding="utf-8", env=env, timeout=900)
 
 
 def test_urls_give_a_json_report_with_pages_that_fail_to_load(site, pages):
@@ -192,8 +195,10 @@ def test_a_url_that_does_not_answer_is_a_failure_with_its_reason(capsys):
 
 def pages_without_playgrounds(folder: Path) -> Path:
     """A docs site's pages that hold no playground: its index and its search page."""
-    (folder / "index.html").write_text("<!doctype html>\n<title>Home</title>\n")
-    (folder / "search.html").write_text("<!doctype html>\n<title>Search</title>\n")
+    (folder / "index.html").write_text("<!doctype html>\n<title>Home</title>\n",
+        encoding="utf-8")
+    (folder / "search.html").write_text("<!doctype html>\n<title>Search</title>\n",
+        encoding="utf-8")
     return folder
 
 
@@ -225,8 +230,9 @@ def misbehaving_course(folder: Path, action: str) -> Path:
         playground("print(2)", timeout=ROOMY),
         '<script>\ndocument.querySelector("autograd-playground").addEventListener(\n'
         f'  "run-end", () => {{ {action} }}, {{ once: true }});\n</script>\n',
-    ))
-    (folder / "next.html").write_text(local_page(playground("print(3)", timeout=ROOMY)))
+    ), encoding="utf-8")
+    (folder / "next.html").write_text(local_page(playground("print(3)", timeout=ROOMY)),
+        encoding="utf-8")
     return folder
 
 
@@ -323,12 +329,13 @@ def test_the_installed_package_checks_a_sphinx_course_and_finds_its_broken_playg
     scripts = docs_venv("sphinx-check", authors_wheel(), ["sphinx"], extras="check")
     source, out = tmp_path / "source", tmp_path / "html"
     source.mkdir()
-    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n')
-    (source / "index.rst").write_text(LESSON_RST)
+    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n',
+        encoding="utf-8")
+    (source / "index.rst").write_text(LESSON_RST, encoding="utf-8")
     built = build_sphinx(scripts, source, out)
     assert built.returncode == 0, built.stderr
     done = subprocess.run([scripts / "python", "-m", "autograd_playground", "check", out,
-                           "--json"], capture_output=True, text=True, timeout=900)
+                           "--json"], capture_output=True, encoding="utf-8", timeout=900)
     assert done.returncode == 1, done.stderr
     pages = {Path(page["page"]).relative_to(out).as_posix(): page["playgrounds"]
              for page in json.loads(done.stdout)["pages"]}

@@ -98,7 +98,7 @@ def test_the_demo_course_page_runs_every_playground(site, new_page):
 
 @pytest.mark.parametrize("isolated", [False, True], ids=["plain-host", "isolated-host"])
 def test_a_course_page_on_another_origin_embeds_the_site(pages, site, new_page, isolated):
-    course = (build.DIST / "course.html").read_text()
+    course = (build.DIST / "course.html").read_text(encoding="utf-8")
     course = course.replace('src="embed.js"', f'src="{site}embed.js"')
     url = pages.add(f"course-{isolated}.html", course, isolated=isolated)
     page = new_page()
@@ -116,14 +116,15 @@ def test_a_course_page_on_another_origin_embeds_the_site(pages, site, new_page, 
 
 def host_snippet() -> str:
     """The few lines the README tells a host page to add for the iframe variant."""
-    blocks = re.findall(r"```html\n(.*?)```", README.read_text(), re.S)
+    blocks = re.findall(r"```html\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     (block,) = [b for b in blocks if "autograd-playground:height" in b]
     return re.search(r"<script>.*</script>", block, re.S).group(0)
 
 
 def readme_frame_parameters() -> str:
     """The URL parameters of the README's iframe example."""
-    return re.search(r'src="[^"]*embed\.html\?([^#"]*)#code=', README.read_text()).group(1)
+    return re.search(r'src="[^"]*embed\.html\?([^#"]*)#code=', README.read_text(
+        encoding="utf-8")).group(1)
 
 
 def test_the_iframe_variant_grows_to_its_content(pages, site, new_page):

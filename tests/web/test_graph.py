@@ -80,7 +80,7 @@ def test_the_picture_of_the_chapters_graph_has_its_6_value_nodes_3_ops_and_their
 
 
 def test_a_graph_of_the_learners_own_classes_is_pictured_too(playground):
-    run_and_draw(playground, (PROGRAMS / "class_graph.py").read_text())
+    run_and_draw(playground, (PROGRAMS / "class_graph.py").read_text(encoding="utf-8"))
     assert boxes(playground).count() == 4
     assert edges(playground) == {
         ("v0", "op2"), ("v1", "op2"), ("op2", "v2"),

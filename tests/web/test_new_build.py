@@ -14,13 +14,14 @@ NEW_VERSION = "a new version of the playground is on the site: reload the page t
 
 
 def this_build() -> str:
-    return json.loads((build.DIST / "site.json").read_text())["build"]
+    return json.loads((build.DIST / "site.json").read_text(encoding="utf-8"))["build"]
 
 
 def test_a_site_json_of_another_build_is_not_used_and_the_page_says_to_reload(new_context,
                                                                                   site):
     context = new_context()
-    site_json = {**json.loads((build.DIST / "site.json").read_text()), "build": "another"}
+    site_json = {**json.loads((build.DIST / "site.json").read_text(
+        encoding="utf-8")), "build": "another"}
     context.route("**/site.json", lambda route: route.fulfill(json=site_json))
     playground = Playground(context.new_page())
     playground.page.goto(site)

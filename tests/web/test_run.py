@@ -46,7 +46,7 @@ def test_one_line_of_backward_fills_the_grads(playground):
 
 
 def test_a_graph_of_the_learners_own_classes_shows(playground):
-    assert playground.run((PROGRAMS / "class_graph.py").read_text()) == "done"
+    assert playground.run((PROGRAMS / "class_graph.py").read_text(encoding="utf-8")) == "done"
     assert playground.graphs() == ["graph (4 nodes)"]
     assert [row[2:4] for row in playground.rows()] == [
         ["leaf", "1.5"],

@@ -9,7 +9,7 @@ import playground_runner as runner
 from playground_runner.tables import MAX_STEP_NODES
 from tests.web.runs import run
 
-EXAMPLE = (build.WEB / "src" / "example.py").read_text()
+EXAMPLE = (build.WEB / "src" / "example.py").read_text(encoding="utf-8")
 WITH_BACKWARD = EXAMPLE.replace("# from engine", "from engine").replace(
     "# Backward(g, e)", "Backward(g, e)"
 )

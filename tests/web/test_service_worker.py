@@ -93,10 +93,11 @@ def test_a_new_builds_service_worker_keeps_its_scripts_and_forgets_the_others(
     site, service_worker = site_copy
     page = Playground(new_context().new_page()).open(site).page
     before = page.evaluate(ACTIVE_AND_KEPT, CACHE)
-    chunk = re.search(r"chunks/[^\"]+\.js", service_worker.read_text())[0]
+    chunk = re.search(r"chunks/[^\"]+\.js", service_worker.read_text(encoding="utf-8"))[0]
     assert f"{site}{chunk}" in before
     # Another build: the same Pyodide, and embed.js where the editor's chunk was.
-    service_worker.write_text(service_worker.read_text().replace(chunk, "embed.js"))
+    text = service_worker.read_text(encoding="utf-8")
+    service_worker.write_text(text.replace(chunk, "embed.js"), encoding="utf-8")
     after = page.evaluate(UPDATED_AND_KEPT, CACHE)
     still_kept = [url for url in kept_scripts(site) if url != f"{site}{chunk}"]
     assert after == sorted([*still_kept, f"{site}embed.js"])

@@ -120,6 +120,14 @@ def chromium_candidates(site_packages: Iterable[Path] | None = None) -> Iterator
             yield Path(found)
 
 
+def unquoted(value: str) -> str:
+    """`value` without the quotes around it, as a path copied from Windows' Explorer
+    ("Copy as path") or pasted from a shell command comes."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value
+
+
 def is_executable(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
 
@@ -129,7 +137,7 @@ def find_chromium(python: str | Path = sys.executable,
     """The Chromium or Chrome to drive: the CHROMIUM environment variable (a path or a
     command), else the first of chromium_candidates(site_packages) there is. `python` is
     the interpreter whose Playwright the hint tells to fetch a Chromium."""
-    configured = os.environ.get("CHROMIUM")
+    configured = unquoted(os.environ.get("CHROMIUM", "").strip())
     if configured:
         found = shutil.which(configured)
         if not found:

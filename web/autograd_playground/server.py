@@ -105,6 +105,11 @@ def free_port(after: int) -> int:
     return 0
 
 
+WSAEACCES = 10013
+"""Windows' socket error for a port it reserves (`netsh interface ipv4 show
+excludedportrange protocol=tcp` lists them), as OSError.errno."""
+
+
 def port_number(text: str) -> int:
     """--port's value: a TCP port number."""
     if not text.isdigit() or int(text) > 65535:
@@ -120,6 +125,10 @@ def take_port(directory: Path, port: int, isolation: bool, program: str) -> Serv
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             sys.exit(f"{program}: port {port} is in use; try --port {free_port(port)}")
+        if error.errno in (errno.EACCES, WSAEACCES):
+            sys.exit(f"{program}: port {port} may not be used here ({error.strerror}: a port "
+                     "under 1024 needs an administrator, and on Windows Hyper-V and WSL "
+                     f"reserve ranges of ports); try --port {free_port(port)}")
         sys.exit(f"{program}: cannot serve on port {port}: {error.strerror}")
 
 

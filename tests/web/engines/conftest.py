@@ -72,7 +72,7 @@ def display() -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     os.close(write)
-    with os.fdopen(read) as ready:
+    with os.fdopen(read, encoding="utf-8") as ready:
         number = ready.readline().strip()  # Xvfb writes its display's number once it is up
     if not number:
         pytest.fail(f"Xvfb did not start (exit status {xvfb.wait()})", pytrace=False)

@@ -78,7 +78,7 @@ def test_stop_interrupts_or_restarts_python_and_the_next_run_works(engine, reque
 def test_a_course_page_of_three_playgrounds_runs_each(engine, site, pages: CoursePages):
     codes = {
         "hello": "print('hello from a course page')\n",
-        "chapter": EXAMPLE.read_text(),
+        "chapter": EXAMPLE.read_text(encoding="utf-8"),
         "leaf": "from engine import Graph, MakeValue\nh = Graph()\nMakeValue(h, 7.0, label='x')\n",
     }
     body = [playground(code, id=name) for name, code in codes.items()]
