@@ -29,6 +29,8 @@ from types import FunctionType, ModuleType
 
 import engine
 
+from .guard import in_packages
+
 TRACKED = ("engine", __package__)
 """The packages put back whole: their functions' names and module-level containers too."""
 RUNNER_USES = ("json", "traceback", "linecache")
@@ -67,10 +69,6 @@ def stop(signum: int, frame: object) -> None:
     raise Stopped
 
 
-def _in(packages: tuple[str, ...], name: str) -> bool:
-    return any(name == top or name.startswith(top + ".") for top in packages)
-
-
 def _standard(name: str) -> bool:
     """A module of the standard library's (not Pyodide's own, nor a test's)."""
     return name not in PUT_BACK_OTHERWISE and name.partition(".")[0] in sys.stdlib_module_names
@@ -84,7 +82,7 @@ class Pristine:
         """Save what is there now as pristine; again after the worker imported more."""
         for info in pkgutil.walk_packages(engine.__path__, "engine."):
             importlib.import_module(info.name)  # so a learner's import finds it pristine
-        modules = {name: m for name, m in sys.modules.items() if _in(TRACKED, name)}
+        modules = {name: m for name, m in sys.modules.items() if in_packages(name, *TRACKED)}
         self.modules = Snapshot(modules)  # checked against sys.modules, never put back whole
         self.namespaces = [Snapshot(builtins.__dict__)]
         self.functions: list[FunctionType] = []
@@ -94,7 +92,7 @@ class Pristine:
             for value in list(vars(module).values()):
                 self._note(value, module.__name__)
         for name, module in list(sys.modules.items()):
-            if _in(RUNNER_USES, name):
+            if in_packages(name, *RUNNER_USES):
                 self._note_module(module)
         self.first = [(s.mapping, dict(s.mapping)) for s in self.namespaces if s.owner is None]
         self._index()
@@ -176,7 +174,8 @@ class StandardLibrary(Pristine):
         self.namespaces: list[Snapshot] = []
         self.functions, self.containers, self.first = [], [], []
         for name, module in list(sys.modules.items()):
-            if _standard(name) and not _in(RUNNER_USES, name) and isinstance(module, ModuleType):
+            put_back = _standard(name) and not in_packages(name, *RUNNER_USES)
+            if put_back and isinstance(module, ModuleType):
                 self._note_module(module)
         self._index()
 

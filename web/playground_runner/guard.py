@@ -121,8 +121,13 @@ class RunnerImports(MetaPathFinder):
                               name=name)
 
 
+def in_packages(name: str, *packages: str) -> bool:
+    """Whether module `name` is one of `packages` or in one of them."""
+    return any(name == top or name.startswith(top + ".") for top in packages)
+
+
 def _is_runner(name: str) -> bool:
-    return name == OWN_PACKAGE or name.startswith(OWN_PACKAGE + ".")
+    return in_packages(name, OWN_PACKAGE)
 
 
 def _module_function(function: FunctionType) -> bool:
