@@ -38,11 +38,17 @@ def build_mkdocs(scripts, config, out) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def course(mkdocs, tmp_path_factory):
+def course_folder(tmp_path_factory):
+    """Where the course is built: its mkdocs.yml, and the site in site/."""
+    return tmp_path_factory.mktemp("mkdocs-course")
+
+
+@pytest.fixture(scope="module")
+def course(mkdocs, course_folder):
     """The example course, served as a plain static host would (no isolation) and built
     for the URL it is served at: Material's instant navigation follows only links to the
     pages its sitemap lists, whose URLs come from site_url."""
-    folder = tmp_path_factory.mktemp("mkdocs-course")
+    folder = course_folder
     with serving(folder / "site", isolation=False) as url:  # as a plain static host
         config = folder / "mkdocs.yml"
         config.write_text(f"INHERIT: {COURSES / 'mkdocs' / 'mkdocs.yml'}\n"
@@ -51,6 +57,15 @@ def course(mkdocs, tmp_path_factory):
         built = build_mkdocs(mkdocs, config, folder / "site")
         assert built.returncode == 0, built.stderr
         yield url
+
+
+def test_a_page_opened_as_a_file_says_above_each_playground_how_to_serve_it(
+        course, course_folder, new_context):
+    page = new_context().new_page()
+    page.goto((course_folder / "site" / "index.html").as_uri())
+    notes = page.locator("p.autograd-playground-served-only + autograd-playground")
+    expect(notes).to_have_count(2)
+    assert "mkdocs serve" in notes.first.evaluate("el => el.previousElementSibling.textContent")
 
 
 def test_each_fence_becomes_a_playground_that_runs(course, new_context):

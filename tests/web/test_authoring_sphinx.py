@@ -5,6 +5,7 @@ it runs in Chromium, offline."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from autograd_playground.server import serving
 from tests.web.authoring import (
@@ -27,13 +28,29 @@ def sphinx():
 
 
 @pytest.fixture(scope="module")
-def course(sphinx, tmp_path_factory):
-    """The example course, built and served as a plain static host would (no isolation)."""
+def built_course(sphinx, tmp_path_factory):
+    """The example course, built: its folder."""
     out = tmp_path_factory.mktemp("sphinx-course")
     built = build_sphinx(sphinx, COURSES / "sphinx", out)
     assert built.returncode == 0, built.stderr
-    with serving(out, isolation=False) as url:
+    return out
+
+
+@pytest.fixture(scope="module")
+def course(built_course):
+    """The example course, served as a plain static host would (no isolation)."""
+    with serving(built_course, isolation=False) as url:
         yield url
+
+
+def test_a_page_opened_as_a_file_says_above_each_playground_how_to_serve_it(
+        built_course, new_context):
+    page = new_context().new_page()
+    page.goto((built_course / "data-model.html").as_uri())
+    notes = page.locator("p.autograd-playground-served-only + autograd-playground")
+    expect(notes).to_have_count(3)
+    note = page.locator("p.autograd-playground-served-only").first.inner_text()
+    assert "python -m http.server -d _build/html" in note
 
 
 def test_the_rst_page_runs_each_playground_with_its_attributes(course, new_context):
@@ -51,6 +68,7 @@ def test_the_rst_page_runs_each_playground_with_its_attributes(course, new_conte
         {"id": "rst-copy", "height": "30rem", "theme": "dark"},
     ]
     assert elsewhere == []
+    assert page.locator(".autograd-playground-served-only").count() == 0  # served: no note
 
 
 def test_the_myst_page_runs_each_playground_with_its_attributes(course, new_context):

@@ -92,6 +92,7 @@ class PlaygroundPlugin(BasePlugin):
         script = ExtraScriptValue(f"{STATIC}/embed.js")
         script.type = "module"
         config.extra_javascript.append(script)
+        config.extra_javascript.append(f"{STATIC}/served-only.js")  # says what file:// cannot
         config.extra_css.append(f"{STATIC}/embed.css")  # the code, until embed.js has loaded
         # A page's playgrounds go through Markdown as placeholders, then in as HTML.
         self.nonce = secrets.token_hex(8)

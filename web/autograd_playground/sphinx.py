@@ -74,12 +74,14 @@ def depart_other(translator: SphinxTranslator, node: playground) -> None:
 
 def add_script(app: Sphinx, pagename: str, templatename: str, context: dict,
                doctree: nodes.document | None) -> None:
-    """Load embed.js, and embed.css (the code shown until the script has loaded), on a
-    page that has a playground, or on every page when a theme or extension asks for every
-    asset on every page (app.set_html_assets_policy)."""
+    """Load embed.js, embed.css (the code shown until the script has loaded) and
+    served-only.js (what a page opened as a file says) on a page that has a playground,
+    or on every page when a theme or extension asks for every asset on every page
+    (app.set_html_assets_policy)."""
     has_playground = doctree is not None and any(True for _ in doctree.findall(playground))
     if has_playground or app.registry.html_assets_policy == "always":
         app.add_js_file(f"{STATIC}/embed.js", type="module")
+        app.add_js_file(f"{STATIC}/served-only.js")
         app.add_css_file(f"{STATIC}/embed.css")
 
 
