@@ -22,4 +22,7 @@ export const deadlines = {
   // How long output waits for the browser to draw a frame before it is drawn without
   // one: a playground in an iframe scrolled out of view draws no frames.
   outputFrameMs: 100,
+  // How long Python may load before its progress bar shows: a load from the
+  // browser's caches is over sooner, and shows none.
+  progressDelayMs: 500,
 };

@@ -21,7 +21,8 @@
 // is a draft beside it, and what the solution or Reset replaced is kept too,
 // with a switch between them).
 // Every playground on a page shares one Python worker (see runtime.js), which
-// starts when the first of them is about to be used (see lazy.js). The
+// starts when the first of them is about to be used (see lazy.js). While Python
+// downloads, one playground shows a progress bar for the page (see onProgress). The
 // author's attributes are described in options.js; without `theme`, it is light
 // or dark as its page is (host-theme.js).
 
@@ -48,6 +49,9 @@ import { TablePanel } from "./table.js";
 // The site's files sit beside this script's bundle, wherever it is served from.
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const SITE_URL = new URL("./", import.meta.url);
+// The one playground of the page that shows Python's download: the first in view (or
+// with a run waiting) when the download is first told; the others show its phase.
+let showsDownload = null;
 
 // CodeMirror is most of the page's JavaScript: fetch it alongside, so that
 // nothing delays starting Python, and show the code as plain text until then
@@ -78,6 +82,7 @@ class AutogradPlayground extends HTMLElement {
       if (this.view) this.editor.setDark(this.view, dark);
     });
     this.runtime.addEventListener("phase", () => this.onPhase());
+    this.runtime.addEventListener("progress", () => this.onProgress());
     this.state = "loading";
     this.onPhase();
     if (this.linkError) this.print("error", `${this.linkError}\n`);
@@ -136,6 +141,9 @@ class AutogradPlayground extends HTMLElement {
     this.runButton = button("Run", "Run the code (Ctrl+Enter, Cmd+Enter or Shift+Enter)", () => this.run());
     this.stopButton = button("Stop", "Stop the running code", () => this.stop());
     this.status = element("span", { className: "status", role: "status" });
+    this.downloadBar = element("progress", { ariaLabel: "Python downloaded" });
+    this.downloaded = element("span");
+    this.download = element("span", { className: "download", hidden: true }, [this.downloadBar, this.downloaded]);
     this.notice = element("span", { className: "notice", role: "status" });
     this.downloadButton = button("Download .py", "Save the code as a Python file", () => downloadPy(this.offered()));
     this.downloadButton.hidden = true;
@@ -159,6 +167,7 @@ class AutogradPlayground extends HTMLElement {
         button("Share", "Copy a link that opens this code", () => this.share()),
         ...(this.keeper ? [this.keeper.switch] : []),
         this.status,
+        this.download,
         this.notice,
         this.downloadButton,
         this.link,
@@ -268,6 +277,22 @@ class AutogradPlayground extends HTMLElement {
     }
     if (phase.startsWith("failed")) this.state = "error";
     if (this.state !== "running") this.setStatus(phaseText(phase));
+    else if (!this.runtime.ready) this.setStatus(queuedText(phase));
+    this.onProgress();
+  }
+
+  /** Show how much of Python has downloaded, here if this is the playground that shows it,
+   *  once the load has lasted long enough to be worth a bar (a cached one is over sooner). */
+  onProgress() {
+    const progress = this.runtime.progress;
+    if (progress && !showsDownload && (this.state === "running" || inViewNow(this))) showsDownload = this;
+    const loadingFor = performance.now() - this.runtime.spawnedAt;
+    const shown = progress !== null && showsDownload === this && loadingFor >= deadlines.progressDelayMs;
+    this.download.hidden = !shown;
+    if (!shown) return;
+    this.downloadBar.max = progress.total;
+    this.downloadBar.value = progress.received;
+    this.downloaded.textContent = `${megabytes(progress.received)} of ${megabytes(progress.total)} MB`;
   }
 
   onKey(event) {
@@ -287,11 +312,16 @@ class AutogradPlayground extends HTMLElement {
     this.keeper?.flush();
     const code = this.code;
     this.job = this.runtime.run(code, (stream, text) => this.print(stream, text), this.exercise?.checks);
-    this.setStatus(this.runtime.ready ? "running…" : `${phaseText(this.runtime.phase)} (then running)`);
+    const job = this.job;
+    if (this.runtime.ready) {
+      this.setStatus("running…");
+    } else {
+      this.setStatus(queuedText(this.runtime.phase));
+      job.started.then(() => this.job === job && this.state === "running" && this.setStatus("running…"));
+    }
     const limit = timeoutMs(this);
     let timer;
     if (limit) {
-      const job = this.job;
       job.started.then(() => (timer = setTimeout(() => this.timeOut(job, limit), limit)));
     }
     const result = await this.job.done;
@@ -382,6 +412,16 @@ function downloadPy(code) {
   const url = URL.createObjectURL(new Blob([code], { type: "text/x-python" }));
   element("a", { href: url, download: "playground.py" }).click();
   setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** The status of a run that waits for Python to start. */
+function queuedText(phase) {
+  return `${phaseText(phase)} Your run is queued: it starts once Python is ready.`;
+}
+
+/** Bytes in megabytes, to a tenth. */
+function megabytes(bytes) {
+  return (bytes / 1e6).toFixed(1);
 }
 
 /** A runtime phase for the status line: the ones still in progress end in "…". */
