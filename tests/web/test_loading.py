@@ -35,7 +35,7 @@ customElements.whenDefined("autograd-playground").then(() => {
   const note = () => {
     let bars = 0;
     playgrounds.forEach((el, i) => {
-      const box = el.shadowRoot.querySelector(".download");
+      const box = el.shadowRoot.querySelector(".loading");
       const bar = box.hidden ? null : {
         value: box.querySelector("progress").value,
         max: box.querySelector("progress").max,

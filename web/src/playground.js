@@ -141,9 +141,9 @@ class AutogradPlayground extends HTMLElement {
     this.runButton = button("Run", "Run the code (Ctrl+Enter, Cmd+Enter or Shift+Enter)", () => this.run());
     this.stopButton = button("Stop", "Stop the running code", () => this.stop());
     this.status = element("span", { className: "status", role: "status" });
-    this.downloadBar = element("progress", { ariaLabel: "Python downloaded" });
-    this.downloaded = element("span");
-    this.download = element("span", { className: "download", hidden: true }, [this.downloadBar, this.downloaded]);
+    this.loadingBar = element("progress", { ariaLabel: "Python downloaded" });
+    this.loadingBytes = element("span");
+    this.loading = element("span", { className: "loading", hidden: true }, [this.loadingBar, this.loadingBytes]);
     this.notice = element("span", { className: "notice", role: "status" });
     this.downloadButton = button("Download .py", "Save the code as a Python file", () => downloadPy(this.offered()));
     this.downloadButton.hidden = true;
@@ -167,7 +167,7 @@ class AutogradPlayground extends HTMLElement {
         button("Share", "Copy a link that opens this code", () => this.share()),
         ...(this.keeper ? [this.keeper.switch] : []),
         this.status,
-        this.download,
+        this.loading,
         this.notice,
         this.downloadButton,
         this.link,
@@ -288,11 +288,11 @@ class AutogradPlayground extends HTMLElement {
     if (progress && !showsDownload && (this.state === "running" || inViewNow(this))) showsDownload = this;
     const loadingFor = performance.now() - this.runtime.spawnedAt;
     const shown = progress !== null && showsDownload === this && loadingFor >= deadlines.progressDelayMs;
-    this.download.hidden = !shown;
+    this.loading.hidden = !shown;
     if (!shown) return;
-    this.downloadBar.max = progress.total;
-    this.downloadBar.value = progress.received;
-    this.downloaded.textContent = `${megabytes(progress.received)} of ${megabytes(progress.total)} MB`;
+    this.loadingBar.max = progress.total;
+    this.loadingBar.value = progress.received;
+    this.loadingBytes.textContent = `${megabytes(progress.received)} of ${megabytes(progress.total)} MB`;
   }
 
   onKey(event) {

@@ -15,6 +15,8 @@
 //
 // The worker starts on the first start() or run(), not before: a page of many
 // playgrounds downloads Python only once one of them is wanted.
+// While a first worker downloads Python, it tells how much has arrived
+// (`progress`, a "progress" event here), then the phase "starting Python".
 //
 // Learner code runs in the worker, so the page trusts none of it: the worker
 // talks over a MessagePort only the two of them hold, every message is
