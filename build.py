@@ -424,6 +424,18 @@ def make_snapshot(engine: Path) -> None:
     write_site_json(manifest)
 
 
+def add_sizes() -> None:
+    """Give site.json the size of each file Python's start may download, by its path in
+    dist/: the worker counts the bytes that arrive towards them, for the page's progress
+    bar."""
+    manifest = json.loads((DIST / "site.json").read_text())
+    paths = [*(f"pyodide/{name}" for name in PYODIDE_FILES), manifest["engine"],
+             *manifest["runner"]["files"], manifest["snapshot"]["memory"],
+             manifest["snapshot"]["files"]]
+    manifest["sizes"] = {path: (DIST / path).stat().st_size for path in paths}
+    write_site_json(manifest)
+
+
 def build() -> None:
     """Build dist/ from scratch."""
     python = venv_python()
@@ -433,6 +445,7 @@ def build() -> None:
     bundle()
     copy_site(engine, micropip)
     make_snapshot(engine)
+    add_sizes()
     print(f"built {DIST}")
 
 

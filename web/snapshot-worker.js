@@ -5,6 +5,9 @@
 //
 // In:   {url, sha256}                     the snapshot, and the SHA-256 site.json has for it
 // Out:  {type: "response", ok, status}    its response's HTTP status, once known
+//       {type: "received", bytes}         so many more of its bytes have arrived (for the
+//                                         page's progress bar)
+//       {type: "downloaded"}              all of them have
 //       {type: "inflated", stored}        its bytes as snapshot-pages.js lays them out
 //                                         (an ArrayBuffer, transferred)
 //       {type: "unusable", why}           the download fails its check, or does not inflate
@@ -13,7 +16,14 @@ addEventListener("message", async ({ data: { url, sha256 } }) => {
   const response = await fetch(url).catch(() => ({ ok: false, status: "none: no response" }));
   postMessage({ type: "response", ok: response.ok, status: response.status });
   if (!response.ok) return;
-  const [gzipped, inflating] = response.body.tee();
+  const counted = response.body.pipeThrough(new TransformStream({
+    transform(chunk, stream) {
+      postMessage({ type: "received", bytes: chunk.byteLength });
+      stream.enqueue(chunk);
+    },
+    flush: () => postMessage({ type: "downloaded" }),
+  }));
+  const [gzipped, inflating] = counted.tee();
   const inflated = new Response(inflating.pipeThrough(new DecompressionStream("gzip")))
     .arrayBuffer()
     .catch((error) => error);

@@ -15,7 +15,10 @@
 // Port in:       {type: "run", id, code, checks}  checks: the exercise's, a list of Python texts
 //                {type: "ping", id}           answered once every message before it is handled,
 //                                             in a task of its own: a closed worker runs none
-// Port out:      {type: "phase", phase}       "installing the engine" (after a fresh boot)
+// Port out:      {type: "progress", received, total}  bytes of Python's files downloaded so far,
+//                                             and of all, at most every 100 ms (downloads.js)
+//                {type: "phase", phase}       "starting Python" (all is downloaded), "installing
+//                                             the engine" (after a fresh boot)
 //                {type: "ready", wasm, memory, build}  Pyodide's WebAssembly.Module and the
 //                                             snapshot's memory as restored (transferred), or
 //                                             nulls; and this worker's build (BUILD_ID)
@@ -32,6 +35,7 @@
 // worker of this worker's own (snapshot-worker.js), and kept so, once Python is
 // restored from it, in the Cache Storage for the next load (snapshot-cache.js).
 
+import { Downloads } from "./downloads.js";
 import { moduleWorker } from "./module-worker.js";
 import { writePythonFiles } from "./python-files.js";
 import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./snapshot-cache.js";
@@ -74,15 +78,19 @@ const siteJson = fetch(here("site.json")).then(async (response) => {
 const booted = new Promise((resolve) =>
   addEventListener("message", ({ data }) => resolve(data), { once: true }),
 );
-const pyodideModule = import("./pyodide/pyodide.mjs");
-// Asked for by its content's SHA-256 (PYODIDE_SCRIPT, which build.py puts in), so
-// that service-worker.js may answer for it from what it keeps, never another build's.
-const emscriptenScript = import(PYODIDE_SCRIPT);
 // A restarted worker (its name says so) is handed on the wasm, and maybe the
 // memory, of the worker before in the page's boot message, and waits for them. A
 // first one does not wait for that message: it is handled only after the tasks
 // that load (the wasm streaming in, Pyodide's script), a tenth of a second or more.
 const RESTARTED = self.name === "python (restarted)";
+// The bytes this start downloads, told to the page for its progress bar; then
+// "starting Python". A restarted worker finds its files in the HTTP cache, and tells neither.
+const downloads = new Downloads(progress, () => phase("starting Python"));
+if (RESTARTED) downloads.stop();
+const pyodideModule = imported("pyodide/pyodide.mjs", import("./pyodide/pyodide.mjs"));
+// Asked for by its content's SHA-256 (PYODIDE_SCRIPT, which build.py puts in), so
+// that service-worker.js may answer for it from what it keeps, never another build's.
+const emscriptenScript = imported("pyodide/pyodide.asm.mjs", import(PYODIDE_SCRIPT));
 // A page, its worker and site.json are of one build (build.py's BUILD_ID): a page
 // open while a new build was deployed may start this worker of the new one.
 class NewVersion extends Error {}
@@ -95,8 +103,12 @@ const sameBuild = (boot) => {
 const handedOn = RESTARTED ? booted.then(sameBuild) : Promise.resolve({});
 // Pyodide's wasm, compiled from the start while the scripts above load and the
 // snapshot downloads: Pyodide itself would start only once its 1.2 MB script has run.
-const WASM = here("pyodide/pyodide.asm.wasm");
-const compileWasm = () => WebAssembly.compileStreaming(fetch(WASM));
+const WASM_PATH = "pyodide/pyodide.asm.wasm";
+const WASM = here(WASM_PATH);
+const compileWasm = () => WebAssembly.compileStreaming(downloads.count(WASM_PATH, fetch(WASM)));
+// Pyodide's own downloads, which it asks for as it starts (see startPyodide).
+const STDLIB = "pyodide/python_stdlib.zip";
+const LOCK_FILE = "pyodide/pyodide-lock.json";
 const wasmCompiled = RESTARTED ? null : compileWasm();
 // Python cannot start without Pyodide's wasm, and Emscripten would wait for it
 // forever: instantiation() says so here, and boot() gives up.
@@ -135,6 +147,9 @@ serve();
 async function boot() {
   const site = await siteJson;
   if (site.build !== BUILD_ID) throw new NewVersion(NEW_VERSION);
+  downloads.setSizes(site.sizes);
+  downloads.expect(STDLIB);
+  downloads.expect(LOCK_FILE);
   await handedOn;
   const { loadPyodide } = await pyodideModule;
   try {
@@ -167,6 +182,7 @@ async function restore(site, loadPyodide) {
   const { memory, filled, differenced, key } = await snapshotMemory(site, (await handedOn).memory);
   const files = snapshotPart(site.snapshot.files).then((response) => response.json());
   files.catch(() => {}); // told below, if the restore fails
+  downloads.allExpected();
   let emscriptenModule = null;
   // Emscripten's module is made of the settings shown: kept, to read its memory in fsInit.
   const showSettings = (settings) => (emscriptenModule = settings);
@@ -232,17 +248,22 @@ async function snapshotMemory(site, handedOnMemory) {
 /**
  * loadPyodide, with Pyodide's wasm instantiated as `instantiation` says. Pyodide
  * fetches its wasm as it starts, to compile it itself: that request is left
- * unanswered (this worker compiles it already), and fetch is itself again once
- * Emscripten's module is made, before any Python runs.
+ * unanswered (this worker compiles it already); what else it fetches is counted
+ * (its standard library, its lock file). fetch is itself again once Emscripten's
+ * module is made, before any Python runs.
  */
 async function startPyodide(loadPyodide, showSettings, options = {}) {
   const { default: createPyodideModule } = await emscriptenScript;
   const fetchAnything = globalThis.fetch;
   const unwrapFetch = () => (globalThis.fetch = fetchAnything);
-  globalThis.fetch = (url, ...rest) =>
-    String(url) === WASM ? new Promise(() => {}) : fetchAnything(url, ...rest);
+  const site = here("./");
+  globalThis.fetch = (url, ...rest) => {
+    const href = new URL(url, site).href;
+    if (href === WASM) return new Promise(() => {});
+    return downloads.count(href.slice(site.length), fetchAnything(url, ...rest));
+  };
   try {
-    return await loadPyodide({
+    const loaded = await loadPyodide({
       ...options,
       indexURL: here("pyodide/"),
       createPyodideModule: (settings) => {
@@ -252,6 +273,8 @@ async function startPyodide(loadPyodide, showSettings, options = {}) {
         return createPyodideModule(settings);
       },
     });
+    downloads.finish(); // Python is up: what it needed is in
+    return loaded;
   } finally {
     unwrapFetch();
   }
@@ -319,7 +342,7 @@ class UnusableSnapshot extends Error {}
 const missing = (path, status) => new UnusableSnapshot(`${path} is missing (HTTP ${status})`);
 
 async function snapshotPart(path) {
-  const response = await fetch(here(path));
+  const response = await downloads.count(path, fetch(here(path)));
   if (!response.ok) throw missing(path, response.status);
   return response;
 }
@@ -330,8 +353,11 @@ async function snapshotPart(path) {
  * are missing or damaged.
  */
 async function snapshotBytes(snapshot, key) {
+  downloads.expect(snapshot.memory); // from the start: the restore waits for no answer here
   const bytes = siteIsNew() ? null : await keptSnapshot(key);
-  return bytes ? { bytes, kept: true } : download(snapshot);
+  if (!bytes) return download(snapshot);
+  downloads.drop(snapshot.memory);
+  return { bytes, kept: true };
 }
 
 /**
@@ -351,6 +377,9 @@ function siteIsNew() {
 function download({ memory: path, sha256 }) {
   const inflater = moduleWorker(new URL(here("snapshot-worker.js")), "snapshot");
   inflater.postMessage({ url: here(path), sha256 });
+  inflater.addEventListener("message", ({ data }) => {
+    if (data.type === "received") downloads.add(path, data.bytes);
+  });
   const says = (type) =>
     new Promise((resolve) =>
       inflater.addEventListener("message", ({ data }) => data.type === type && resolve(data)),
@@ -363,6 +392,7 @@ function download({ memory: path, sha256 }) {
     throw new UnusableSnapshot(`${path} ${why}`);
   });
   const stored = Promise.race([found.then(() => inflated), unusable]);
+  Promise.race([says("downloaded"), stored]).finally(() => downloads.finished(path)).catch(() => {});
   stored.finally(() => inflater.terminate()).catch(() => {});
   return stored;
 }
@@ -371,14 +401,15 @@ function download({ memory: path, sha256 }) {
 // would for a pure-Python wheel with no dependencies, but without importing
 // micropip first: that import alone costs about a tenth of Pyodide's boot.
 async function bootFresh(site, loadPyodide) {
-  const engine = fetch(here(site.engine)).then((response) => {
+  const engine = downloads.count(site.engine, fetch(here(site.engine))).then((response) => {
     if (!response.ok) throw new Error(`the engine's wheel ${site.engine} is missing (HTTP ${response.status})`);
     return response.arrayBuffer();
   });
   engine.catch(() => {}); // told once Pyodide is up, below
   const runnerFiles = site.runner.files.map((name) =>
-    fetch(here(name)).then(async (r) => [name, await r.text()]),
+    downloads.count(name, fetch(here(name))).then(async (r) => [name, await r.text()]),
   );
+  downloads.allExpected();
   pyodide = await startPyodide(loadPyodide, () => {});
   phase("installing the engine");
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
@@ -397,6 +428,17 @@ async function loadMicropip(site) {
 
 async function phase(name) {
   post((await booted).port, { type: "phase", phase: name });
+}
+
+async function progress(received, total) {
+  post((await booted).port, { type: "progress", received, total });
+}
+
+/** `module`, the import of the file at `path`, which counts as downloaded once imported. */
+function imported(path, module) {
+  downloads.expect(path);
+  module.then(() => downloads.arrived(path), () => downloads.finished(path));
+  return module;
 }
 
 async function handle(data, page) {
@@ -450,7 +492,10 @@ function restoreGlobals(before) {
 async function serve() {
   const boot = await booted;
   const { port: page, interrupt: buffer } = boot;
-  const fail = (error) => post(page, { type: "failed", message: toString(error?.stack ?? error) });
+  const fail = (error) => {
+    downloads.stop();
+    post(page, { type: "failed", message: toString(error?.stack ?? error) });
+  };
   let queue = started
     .then(() => {
       sameBuild(boot);

@@ -16,6 +16,7 @@ import build
 from .conftest import RUN_MS
 from .pages import PlaygroundAt
 from .test_graph import box, line_of, node_line, run_and_draw, step_button, stepper, with_backward
+from .test_loading import delay_bar, run_at_once, slow_link
 
 AXE = build.WEB / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -100,6 +101,19 @@ def test_axe_finds_no_wcag_a_or_aa_violations_after_a_run_with_backward(new_page
     run_with_backward_showing(PlaygroundAt(page, selector), code)
     violations = axe_violations(page)
     assert [v["id"] for v in violations] == [], f"axe on {name}:\n{readable(violations)}"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations_while_python_downloads_and_a_run_waits(new_page, site, scheme):
+    page = new_page(color_scheme=scheme)
+    delay_bar(page.context, 0)
+    run_at_once(page.context, 0)
+    slow_link(page.context, page, bytes_per_s=1e6)  # Python's 18 MB take 18 s or more
+    page.goto(site)
+    expect(page.get_by_role("progressbar", name="Python downloaded")).to_be_visible()
+    expect(page.locator(".status")).to_contain_text("Your run is queued")
+    violations = axe_violations(page)
+    assert [v["id"] for v in violations] == [], f"axe while loading:\n{readable(violations)}"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

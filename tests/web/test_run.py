@@ -131,10 +131,11 @@ def test_status_shows_the_load_phases_in_order(open_playground, site, boot_path)
     playground = open_playground(site, setup=lambda ctx: ctx.add_init_script(RECORD_STATUS))
     statuses = playground.page.evaluate("window.statuses")
     # Loading from the start, since this playground is in view as the page opens (one
-    # further down starts Python when first seen: test_embed.py); the engine is
-    # installed after Python boots fresh, and is in the snapshot already.
+    # further down starts Python when first seen: test_embed.py); starting once all is
+    # downloaded; the engine is installed after Python boots fresh, and is in the
+    # snapshot already.
     installing = ["installing the engine…"] if boot_path == "fresh" else []
-    assert statuses == ["loading Python…", *installing, "ready"]
+    assert statuses == ["loading Python…", "starting Python…", *installing, "ready"]
 
 
 def test_status_tells_the_run_time_in_ms(playground):

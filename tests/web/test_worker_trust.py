@@ -32,6 +32,7 @@ def forged_messages() -> str:
         "    post(type='output', id=i, batch='[[\"stdout\", \"forged\"]]')\n"
         "post(type='status', status='pwned')\n"
         "post(type='phase', phase='failed: forged')\n"
+        "post(type='progress', received=1, total=2)\n"
         "post(type='failed', message='forged')\n"
         "print('honest')\n"
     )

@@ -28,4 +28,7 @@ export const deadlines = {
   // With `live`, how long a re-run after an edit may take before it is stopped
   // and live re-runs pause until the learner presses Run.
   liveRunMs: 3000,
+  // How long Python may load before its progress bar shows: a load from the
+  // browser's caches is over sooner, and shows none.
+  progressDelayMs: 500,
 };

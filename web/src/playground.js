@@ -22,7 +22,8 @@
 // is a draft beside it, and what the solution or Reset replaced is kept too,
 // with a switch between them).
 // Every playground on a page shares one Python worker (see runtime.js), which
-// starts when the first of them is about to be used (see lazy.js). The
+// starts when the first of them is about to be used (see lazy.js). While Python
+// downloads, one playground shows a progress bar for the page (see onProgress). The
 // author's attributes are described in options.js; without `theme`, it is light
 // or dark as its page is (host-theme.js).
 
@@ -50,6 +51,9 @@ import { TablePanel } from "./table.js";
 // The site's files sit beside this script's bundle, wherever it is served from.
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const SITE_URL = new URL("./", import.meta.url);
+// The one playground of the page that shows Python's download: the first in view (or
+// with a run waiting) when the download is first told; the others show its phase.
+let showsDownload = null;
 
 // CodeMirror is most of the page's JavaScript: fetch it alongside, so that
 // nothing delays starting Python, and show the code as plain text until then
@@ -81,6 +85,7 @@ class AutogradPlayground extends HTMLElement {
       if (this.view) this.editor.setDark(this.view, dark);
     });
     this.runtime.addEventListener("phase", () => this.onPhase());
+    this.runtime.addEventListener("progress", () => this.onProgress());
     this.state = "loading";
     this.onPhase();
     if (this.linkError) this.print("error", `${this.linkError}\n`);
@@ -143,6 +148,9 @@ class AutogradPlayground extends HTMLElement {
     this.runButton = button("Run", "Run the code (Ctrl+Enter, Cmd+Enter or Shift+Enter)", () => this.run());
     this.stopButton = button("Stop", "Stop the running code", () => this.stop());
     this.status = element("span", { className: "status", role: "status" });
+    this.loadingBar = element("progress", { ariaLabel: "Python downloaded" });
+    this.loadingBytes = element("span");
+    this.loading = element("span", { className: "loading", hidden: true }, [this.loadingBar, this.loadingBytes]);
     this.notice = element("span", { className: "notice", role: "status" });
     this.downloadButton = button("Download .py", "Save the code as a Python file", () => downloadPy(this.offered()));
     this.downloadButton.hidden = true;
@@ -169,6 +177,7 @@ class AutogradPlayground extends HTMLElement {
         button("Share", "Copy a link that opens this code", () => this.share()),
         ...(this.keeper ? [this.keeper.switch] : []),
         this.status,
+        this.loading,
         ...(this.live ? [this.live.note] : []),
         this.notice,
         this.downloadButton,
@@ -279,6 +288,22 @@ class AutogradPlayground extends HTMLElement {
     }
     if (phase.startsWith("failed")) this.state = "error";
     if (this.state !== "running") this.setStatus(phaseText(phase));
+    else if (!this.runtime.ready) this.setStatus(queuedText(phase));
+    this.onProgress();
+  }
+
+  /** Show how much of Python has downloaded, here if this is the playground that shows it,
+   *  once the load has lasted long enough to be worth a bar (a cached one is over sooner). */
+  onProgress() {
+    const progress = this.runtime.progress;
+    if (progress && !showsDownload && (this.state === "running" || inViewNow(this))) showsDownload = this;
+    const loadingFor = performance.now() - this.runtime.spawnedAt;
+    const shown = progress !== null && showsDownload === this && loadingFor >= deadlines.progressDelayMs;
+    this.loading.hidden = !shown;
+    if (!shown) return;
+    this.loadingBar.max = progress.total;
+    this.loadingBar.value = progress.received;
+    this.loadingBytes.textContent = `${megabytes(progress.received)} of ${megabytes(progress.total)} MB`;
   }
 
   onKey(event) {
@@ -335,7 +360,12 @@ class AutogradPlayground extends HTMLElement {
     job.print = onOutput;
     job.clearOutput = () => fresh || this.output.clear();
     this.job = job;
-    this.setStatus(this.runtime.ready ? "running…" : `${phaseText(this.runtime.phase)} (then running)`);
+    if (this.runtime.ready) {
+      this.setStatus("running…");
+    } else {
+      this.setStatus(queuedText(this.runtime.phase));
+      job.started.then(() => this.job === job && this.state === "running" && this.setStatus("running…"));
+    }
     const limits = [timeoutMs(this), live ? deadlines.liveRunMs : null].filter(Boolean);
     if (limits.length) {
       const limit = Math.min(...limits);
@@ -448,6 +478,16 @@ function downloadPy(code) {
   const url = URL.createObjectURL(new Blob([code], { type: "text/x-python" }));
   element("a", { href: url, download: "playground.py" }).click();
   setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** The status of a run that waits for Python to start. */
+function queuedText(phase) {
+  return `${phaseText(phase)} Your run is queued: it starts once Python is ready.`;
+}
+
+/** Bytes in megabytes, to a tenth. */
+function megabytes(bytes) {
+  return (bytes / 1e6).toFixed(1);
 }
 
 /** A runtime phase for the status line: the ones still in progress end in "…". */

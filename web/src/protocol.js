@@ -11,7 +11,9 @@ const MAX_TABLES = 100;
 const MAX_NOTES = 3;
 export const MAX_ERROR_CHARS = 100_000;
 const MAX_TEXT_CHARS = 10_000;
-const PHASES = ["installing the engine"];
+const PHASES = ["starting Python", "installing the engine"];
+// Far beyond what Python's start downloads (about 18 MB).
+const MAX_DOWNLOAD_BYTES = 1_000_000_000;
 const STATUSES = ["done", "error", "stopped"];
 const STREAMS = ["stdout", "stderr"];
 const NUMBER_WORDS = ["nan", "inf", "-inf"];
@@ -22,7 +24,10 @@ export class Malformed extends Error {}
 // Each message type's fields and their checks; a message has exactly these.
 const isId = (v) => Number.isSafeInteger(v) && v > 0;
 const isText = (v) => typeof v === "string" && v.length <= MAX_TEXT_CHARS;
+const isBytes = (v) => Number.isSafeInteger(v) && v >= 0 && v <= MAX_DOWNLOAD_BYTES;
 const FIELDS = {
+  // Bytes of Python's files downloaded so far, and of all (which can grow as files are asked for).
+  progress: { received: isBytes, total: isBytes },
   phase: { phase: (v) => PHASES.includes(v) },
   // Pyodide's compiled wasm and the snapshot's memory as restored, for the next
   // worker (Stop's restart) to start from.

@@ -15,6 +15,8 @@
 //
 // The worker starts on the first start() or run(), not before: a page of many
 // playgrounds downloads Python only once one of them is wanted.
+// While a first worker downloads Python, it tells how much has arrived
+// (`progress`, a "progress" event here), then the phase "starting Python".
 //
 // Learner code runs in the worker, so the page trusts none of it: the worker
 // talks over a MessagePort only the two of them hold, every message is
@@ -44,6 +46,7 @@ export class Runtime extends EventTarget {
     this.current = null;
     this.lastId = 0;
     this.phase = "idle";
+    this.progress = null; // {received, total}: Python's files' bytes, while they download
     this.ready = false;
     this.worker = null;
     this.failedToStart = false;
@@ -81,6 +84,7 @@ export class Runtime extends EventTarget {
 
   spawn() {
     this.ready = false;
+    this.spawnedAt = performance.now();
     this.buffer = interruptBuffer();
     // A worker that is handed on what the one before had learns so from its name,
     // at once: the boot message can come only after it has streamed in its wasm.
@@ -206,8 +210,11 @@ export class Runtime extends EventTarget {
     checkMessage(message);
     const { type, id } = message;
     const job = this.current;
-    if ((type === "phase" || type === "ready") && this.ready) {
+    if ((type === "progress" || type === "phase" || type === "ready") && this.ready) {
       throw new Malformed(`"${type}" after Python was ready`);
+    } else if (type === "progress") {
+      this.progress = { received: Math.min(message.received, message.total), total: message.total };
+      this.dispatchEvent(new Event("progress"));
     } else if (type === "phase") {
       this.setPhase(message.phase);
     } else if (type === "ready" && message.build !== BUILD_ID) {
@@ -239,6 +246,7 @@ export class Runtime extends EventTarget {
 
   setPhase(phase) {
     this.phase = phase;
+    this.progress = null;
     this.dispatchEvent(new Event("phase"));
   }
 }
