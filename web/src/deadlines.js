@@ -22,4 +22,7 @@ export const deadlines = {
   // How long output waits for the browser to draw a frame before it is drawn without
   // one: a playground in an iframe scrolled out of view draws no frames.
   outputFrameMs: 100,
+  // After Esc in the editor, how long the next Tab moves focus on instead of
+  // indenting (CodeMirror's own window, 2 s).
+  escapeThenTabMs: 2000,
 };
