@@ -81,6 +81,8 @@ class AutogradPlayground extends HTMLElement {
     this.state = "loading";
     this.onPhase();
     if (this.linkError) this.print("error", `${this.linkError}\n`);
+    // A share link pasted into the address bar of the open page changes only its fragment.
+    if (this.authored === null && this.keeper) addEventListener("hashchange", () => this.openLink());
     // A link could run code the reader has not seen: links never run by themselves.
     if (this.hasAttribute("autorun") && this.fromLink) {
       this.say("This code came from a link, so it does not run by itself: read it, then press Run.");
@@ -108,13 +110,14 @@ class AutogradPlayground extends HTMLElement {
       doc,
       readOnly: this.readOnly,
       dark: this.dark,
-      onChange: () => this.keeper?.edited(),
+      onChange: () => this.edited(),
     });
   }
 
   /** Show another of the kept codes (the switch) in an editor of its own: undo never
    *  carries one code's text into another. */
   showCode(text) {
+    this.link.hidden = true; // a share link shown is the other code's
     if (!this.view) {
       this.pendingCode = this.placeholder.textContent = text;
       return;
@@ -230,6 +233,14 @@ class AutogradPlayground extends HTMLElement {
     return this.keeper.code;
   }
 
+  /** Open the code of the link now in the address bar as opening the page on it does:
+   *  as a draft beside the learner's code; an unreadable link says so and changes nothing. */
+  openLink() {
+    const linked = codeFromLink();
+    if (linked instanceof Error) this.print("error", `${linked.message}\n`);
+    if (typeof linked === "string") this.keeper.openLink(linked);
+  }
+
   get state() {
     return this.dataset.state;
   }
@@ -249,8 +260,14 @@ class AutogradPlayground extends HTMLElement {
       this.editor.setText(this.view, text);
     } else {
       this.pendingCode = this.placeholder.textContent = text;
-      this.keeper?.edited();
+      this.edited();
     }
+  }
+
+  /** The code was edited: it is kept, and a share link shown, made before, goes. */
+  edited() {
+    this.link.hidden = true;
+    this.keeper?.edited();
   }
 
   /** Mark the line where the run failed (null: no mark), once the editor is there. */
