@@ -5,6 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.web.conftest import NEVER_MS, set_deadlines
+from tests.web.pages import PlaygroundAt
 
 
 @pytest.mark.parametrize("keys", ["Control+Enter", "Meta+Enter", "Shift+Enter"])
@@ -85,6 +86,26 @@ def test_focus_leaves_the_editor_both_ways_by_keyboard_and_tab_indents_again_aft
     page.keyboard.press("Tab")  # past the window: Tab indents again
     assert focus_in_editor(playground)
     assert playground.code.strip() == "x = 1" and playground.code != "x = 1"
+
+
+def test_on_code_taller_than_the_window_the_hint_stays_in_the_window_as_the_page_scrolls(
+    new_context, site
+):
+    page = new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(site + "course.html")
+    playground = PlaygroundAt(page, "#data-model")  # the chapter's data model: 60 lines and more
+    playground.element.scroll_into_view_if_needed()
+    playground.element.locator(".cm-content").wait_for()
+    assert playground.element.locator(".cm-editor").bounding_box()["height"] > 1.5 * 800
+    playground.button("Share").focus()
+    page.keyboard.press("Tab")
+    expect(hint(playground)).to_be_in_viewport(ratio=1)
+    for _ in range(2):
+        page.evaluate("() => scrollBy(0, 300)")
+        expect(hint(playground)).to_be_in_viewport(ratio=1)
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    expect(hint(playground)).to_be_hidden()
 
 
 def test_the_buttons_are_reachable_and_pressable_by_keyboard(playground):
