@@ -344,3 +344,48 @@ def test_reset_keeps_the_code_it_replaced_in_the_switch_across_a_reload(playgrou
         "Your code before Reset (saved")
     switch(playground).select_option("before")
     assert playground.code == MINE
+
+
+def paste_into_address_bar(playground: Playground, url: str) -> None:
+    """Go to `url`, which differs from the page's only in its fragment, as a learner who
+    pastes it into the address bar does (no reload); returns once the page has heard of it."""
+    playground.page.evaluate("""url => new Promise(done => {
+        addEventListener("hashchange", done, {once: true});
+        location.href = url;
+    })""", url)
+
+
+def test_a_link_pasted_into_the_open_page_opens_as_a_draft_beside_the_learners_own(
+    playground, site
+):
+    type_code(playground, MINE)
+    saved(playground, MINE)
+    playground.page.evaluate("() => { window.notReloaded = true; }")
+    paste_into_address_bar(playground, f"{site}#code={encoded(FRIENDS)}")
+    assert playground.code == FRIENDS
+    assert playground.page.evaluate("() => window.notReloaded")
+    assert "yours is kept" in notice(playground)
+    options = switch(playground).locator("option").all_inner_texts()
+    assert options[0].startswith("Your code (saved") and options[1] == "Code from the link"
+    switch(playground).select_option("yours")
+    assert playground.code == MINE
+
+    paste_into_address_bar(playground, f"{site}#code=%%%not-base64")
+    assert playground.code == MINE
+    assert "could not be read" in playground.output
+
+    paste_into_address_bar(playground, f"{site}#code={encoded('print(2)')}")
+    assert playground.code == "print(2)"
+    assert switch(playground).locator("option").all_inner_texts()[1] == "Code from the link"
+    close(playground)
+    assert open_tab(playground.page.context, site).code == MINE
+
+
+def test_a_first_time_visitor_on_a_link_is_told_it_is_a_draft_not_that_their_code_is_kept(
+    open_playground, site
+):
+    linked = open_playground(f"{site}#code={encoded(FRIENDS)}")
+    assert linked.code == FRIENDS
+    assert switch(linked).locator("option").all_inner_texts()[0] == "Your code (none saved yet)"
+    assert "yours is kept" not in notice(linked)
+    assert "a draft of its own, so editing it replaces nothing of yours" in notice(linked)

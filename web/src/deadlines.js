@@ -31,4 +31,7 @@ export const deadlines = {
   // How long Python may load before its progress bar shows: a load from the
   // browser's caches is over sooner, and shows none.
   progressDelayMs: 500,
+  // After Esc in the editor, how long the next Tab moves focus on instead of
+  // indenting (CodeMirror's own window, 2 s).
+  escapeThenTabMs: 2000,
 };

@@ -1,16 +1,18 @@
 // The code editor: CodeMirror 6 with Python support, Tab to indent (Esc then
-// Tab moves focus on), no autocorrection, lines never wrapped (so that
-// indentation reads plainly; a long line scrolls sideways), a mark on the
-// line where the last run failed, and CodeMirror's own light or dark look
-// (its panels and tooltips) switched with the playground's.
+// Tab moves focus on, as a hint under the code says while the editor has focus,
+// so that no keyboard user is trapped in it), no autocorrection, lines never
+// wrapped (so that indentation reads plainly; a long line scrolls sideways),
+// a mark on the line where the last run failed, and CodeMirror's own light or
+// dark look (its panels and tooltips) switched with the playground's.
 
 import { indentWithTab, isolateHistory } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
-import { Annotation, Compartment, EditorState, StateEffect, StateField } from "@codemirror/state";
-import { Decoration, EditorView, keymap } from "@codemirror/view";
+import { Annotation, Compartment, EditorState, Prec, StateEffect, StateField } from "@codemirror/state";
+import { Decoration, EditorView, keymap, showPanel, ViewPlugin } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
 import { basicSetup } from "codemirror";
+import { deadlines } from "./deadlines.js";
 import { scrubbing } from "./scrub.js";
 
 // Colours come from CSS variables so that light and dark themes are CSS alone.
@@ -50,6 +52,69 @@ const byPage = Annotation.define();
 // Whether CodeMirror draws its own parts dark; reconfigured by setDark.
 const darkness = new Compartment();
 
+// The way out of an editor that takes Tab, said under the code while the editor has
+// focus (CSS shows it then) and read to screen readers as the code's description.
+const TAB_HINT_ID = "tab-hint";
+const tabHintPanel = showPanel.of(() => ({
+  dom: Object.assign(document.createElement("div"), {
+    className: "cm-tab-hint",
+    id: TAB_HINT_ID,
+    textContent: "Tab indents; to leave the editor, press Esc then Tab.",
+  }),
+}));
+
+// Where the code runs past the window's bottom (a course page's long code, whose editor
+// is as tall as its lines), the hint is lifted to the window's bottom while the editor
+// has focus, so that it is seen wherever the page is scrolled to.
+const liftTabHint = ViewPlugin.fromClass(class {
+  constructor(view) {
+    this.view = view;
+    this.lifted = false;
+    this.place = () => this.view.requestMeasure({
+      key: this,
+      read: () => this.lift(),
+      write: (lift, view) => {
+        view.dom.querySelector(".cm-tab-hint").style.transform = lift ? `translateY(${-lift}px)` : "";
+        this.lifted = lift > 0;
+      },
+    });
+  }
+
+  update(update) {
+    if (update.focusChanged) {
+      const method = update.view.hasFocus ? "addEventListener" : "removeEventListener";
+      document[method]("scroll", this.place, { capture: true, passive: true });
+      window[method]("resize", this.place);
+    }
+    const moved = update.focusChanged || update.geometryChanged;
+    if (moved && (update.view.hasFocus || this.lifted)) this.place();
+  }
+
+  /** How far up the hint goes: to the window's bottom, never above the editor's top. */
+  lift() {
+    if (!this.view.hasFocus) return 0;
+    const { top, bottom } = this.view.dom.getBoundingClientRect();
+    const hint = this.view.dom.querySelector(".cm-tab-hint");
+    return Math.max(0, Math.min(bottom - innerHeight, bottom - top - hint.offsetHeight));
+  }
+
+  destroy() {
+    document.removeEventListener("scroll", this.place, { capture: true });
+    window.removeEventListener("resize", this.place);
+  }
+});
+
+// Esc, unless something took it (a panel or a completion it closed), lets the next Tab
+// within deadlines.escapeThenTabMs move focus on. CodeMirror does so too, for 2 s;
+// taking the key here makes that window a deadline a test can set.
+const escapeThenTab = Prec.lowest(EditorView.domEventHandlers({
+  keydown(event, view) {
+    if (event.key !== "Escape") return false;
+    view.setTabFocusMode(deadlines.escapeThenTabMs);
+    return true;
+  },
+}));
+
 const errorLine = lineMark("cm-error-line", { "aria-invalid": "true" });
 const nodeLine = lineMark("cm-node-line");
 
@@ -68,8 +133,7 @@ export function createEditor({ parent, root, doc, onChange, readOnly = false, da
       python(),
       syntaxHighlighting(highlight),
       darkness.of(EditorView.darkTheme.of(dark)),
-      keymap.of([indentWithTab]),
-      readOnly ? [] : scrubbing(),
+      readOnly ? [] : [keymap.of([indentWithTab]), escapeThenTab, tabHintPanel, liftTabHint, scrubbing()],
       errorLine.field,
       nodeLine.field,
       EditorState.readOnly.of(readOnly),
@@ -81,6 +145,7 @@ export function createEditor({ parent, root, doc, onChange, readOnly = false, da
         // Already in the tab order as contenteditable; the tabindex tells checkers that
         // do not count contenteditable (axe-core) that the keyboard can scroll the code.
         tabindex: "0",
+        ...(readOnly ? {} : { "aria-describedby": TAB_HINT_ID }),
       }),
       EditorView.updateListener.of((update) => {
         if (!update.docChanged) return;

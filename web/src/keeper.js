@@ -57,10 +57,7 @@ export class Keeper {
     this.label();
     addEventListener("storage", (event) => this.onStorage(event));
     addEventListener("pagehide", () => this.flush());
-    if (linked !== null) {
-      const edited = this.active.savedAt === undefined ? "" : ", as you edited it";
-      this.say(`This code is from a link${edited}; yours is kept: pick “Your code” in the switch to get it back.`);
-    }
+    if (linked !== null) this.sayLinked();
   }
 
   /** The code to open the editor with. */
@@ -73,6 +70,22 @@ export class Keeper {
     const drafts = this.slots.filter((s) => s.kind === "link" && s.link === linked);
     return drafts.sort((a, b) => b.savedAt - a.savedAt)[0]
       ?? this.add({ key: newKey(`${this.key}:link:`), kind: "link", code: linked, link: linked });
+  }
+
+  /** Show the draft of the link whose code is `linked`, as opening the page on it does. */
+  openLink(linked) {
+    this.draft = this.draftOf(linked);
+    this.show(this.draft);
+    this.sayLinked();
+  }
+
+  /** Tell the learner the code shown is a link's, and where their own is, if they have one. */
+  sayLinked() {
+    const edited = this.active.savedAt === undefined ? "" : ", as you edited it";
+    const yours = this.slots.find((s) => s.kind === "yours");
+    this.say(yours.savedAt === undefined
+      ? `This code is from a link${edited}: a draft of its own, so editing it replaces nothing of yours.`
+      : `This code is from a link${edited}; yours is kept: pick “Your code” in the switch to get it back.`);
   }
 
   add(slot) {

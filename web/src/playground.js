@@ -51,6 +51,8 @@ import { TablePanel } from "./table.js";
 // The site's files sit beside this script's bundle, wherever it is served from.
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 const SITE_URL = new URL("./", import.meta.url);
+// Why live re-runs wait for a first Run on code from a link.
+const LINK_WAITS = "this code came from a link, so it runs only once you have read it";
 // The one playground of the page that shows Python's download: the first in view (or
 // with a run waiting) when the download is first told; the others show its phase.
 let showsDownload = null;
@@ -89,7 +91,9 @@ class AutogradPlayground extends HTMLElement {
     this.state = "loading";
     this.onPhase();
     if (this.linkError) this.print("error", `${this.linkError}\n`);
-    if (this.live && this.fromLink) this.live.pause("this code came from a link, so it runs only once you have read it");
+    if (this.live && this.fromLink) this.live.pause(LINK_WAITS);
+    // A share link pasted into the address bar of the open page changes only its fragment.
+    if (this.authored === null && this.keeper) addEventListener("hashchange", () => this.openLink());
     // A link could run code the reader has not seen: links never run by themselves.
     if (this.hasAttribute("autorun") && this.fromLink) {
       this.say("This code came from a link, so it does not run by itself: read it, then press Run.");
@@ -117,16 +121,14 @@ class AutogradPlayground extends HTMLElement {
       doc,
       readOnly: this.readOnly,
       dark: this.dark,
-      onChange: (text, byPage) => {
-        this.keeper?.edited();
-        if (!byPage) this.live?.edited();
-      },
+      onChange: (text, byPage) => this.edited(byPage),
     });
   }
 
   /** Show another of the kept codes (the switch) in an editor of its own: undo never
    *  carries one code's text into another. */
   showCode(text) {
+    this.link.hidden = true; // a share link shown is the other code's
     if (!this.view) {
       this.pendingCode = this.placeholder.textContent = text;
       return;
@@ -250,6 +252,16 @@ class AutogradPlayground extends HTMLElement {
     return this.keeper.code;
   }
 
+  /** Open the code of the link now in the address bar as opening the page on it does:
+   *  as a draft beside the learner's code; an unreadable link says so and changes nothing. */
+  openLink() {
+    const linked = codeFromLink();
+    if (linked instanceof Error) this.print("error", `${linked.message}\n`);
+    if (typeof linked !== "string") return;
+    this.keeper.openLink(linked);
+    this.live?.pause(LINK_WAITS);
+  }
+
   get state() {
     return this.dataset.state;
   }
@@ -269,8 +281,16 @@ class AutogradPlayground extends HTMLElement {
       this.editor.setText(this.view, text);
     } else {
       this.pendingCode = this.placeholder.textContent = text;
-      this.keeper?.edited();
+      this.edited(true);
     }
+  }
+
+  /** The code was edited: it is kept, a share link shown, made before, goes, and a live
+   *  playground re-runs it (not when `byPage`: set through `code`). */
+  edited(byPage) {
+    this.link.hidden = true;
+    this.keeper?.edited();
+    if (!byPage) this.live?.edited();
   }
 
   /** Mark the line where the run failed (null: no mark), once the editor is there. */

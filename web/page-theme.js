@@ -1,0 +1,46 @@
+// The theme switch of the site's own pages (index.html, course.html): light,
+// dark, or the system's, kept in localStorage. It sets the root's
+// color-scheme, which the page's colours and its playgrounds (host-theme.js)
+// follow; "system" leaves it to the page's <meta name="color-scheme">.
+//
+// A classic script in <head>, not a module: a module runs only once the page
+// is parsed, and the kept choice must apply before the first paint, or a dark
+// page would flash light. The block keeps its names out of the global scope.
+{
+  const KEY = "autograd-playground-theme";
+  const CHOICES = ["system", "light", "dark"];
+
+  const kept = () => {
+    try {
+      const choice = localStorage.getItem(KEY);
+      return CHOICES.includes(choice) ? choice : "system";
+    } catch {
+      return "system"; // storage switched off
+    }
+  };
+
+  const apply = (choice) => {
+    document.documentElement.style.colorScheme = choice === "system" ? "" : choice;
+  };
+
+  apply(kept());
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const select = document.getElementById("page-theme");
+    select.value = kept();
+    select.addEventListener("change", () => {
+      apply(select.value);
+      try {
+        localStorage.setItem(KEY, select.value);
+      } catch {
+        // storage full or switched off: the choice holds until the page is left
+      }
+    });
+    // Another tab of the site switched.
+    addEventListener("storage", (event) => {
+      if (event.key !== KEY) return;
+      select.value = kept();
+      apply(select.value);
+    });
+  });
+}
