@@ -1,6 +1,6 @@
 // The code editor: CodeMirror 6 with Python support, Tab to indent (Esc then
-// Tab moves focus on), no autocorrection, lines never wrapped (so that
-// indentation reads plainly; a long line scrolls sideways), a mark on the
+// Tab moves focus on), no autocorrection, long lines wrapped (a phone shows
+// every character without scrolling sideways), a mark on the
 // line where the last run failed, and CodeMirror's own light or dark look
 // (its panels and tooltips) switched with the playground's.
 
@@ -64,6 +64,7 @@ export function createEditor({ parent, root, doc, onChange, readOnly = false, da
       syntaxHighlighting(highlight),
       darkness.of(EditorView.darkTheme.of(dark)),
       keymap.of([indentWithTab]),
+      EditorView.lineWrapping,
       errorLine.field,
       nodeLine.field,
       EditorState.readOnly.of(readOnly),

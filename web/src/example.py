@@ -1,5 +1,5 @@
 # The chapter's graph, e = tanh(a*b + c). Run it: Ctrl+Enter.
-from engine import Graph, MakeValue, VAdd, VMul, VTanh
+from engine import Backward, Graph, MakeValue, VAdd, VMul, VTanh
 
 g = Graph()
 a = MakeValue(g, 2.0, label="a")
@@ -9,6 +9,5 @@ e = VTanh(g, VAdd(g, VMul(g, a, b), c))  # 6 nodes
 
 print("e =", g.nodes[e].data)
 
-# Next chapter: Backward fills every grad. Uncomment:
-# from engine import Backward
-# Backward(g, e)
+# Backward (the next chapter) fills every grad: step through it below.
+Backward(g, e)

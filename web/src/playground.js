@@ -43,7 +43,11 @@ import proseCss from "./prose.css";
 import { sharedRuntime } from "./runtime.js";
 import { codeFromLink, MAX_LINK_CHARS, shareLink } from "./share.js";
 import { Stepper } from "./stepper.js";
-import { TablePanel } from "./table.js";
+import { noGraphNote, TablePanel } from "./table.js";
+
+// What the results say before the first run, in place of panels that have nothing yet.
+const FIRST_HINT = "Press Run (or Ctrl+Enter): what the code prints shows here, then a table " +
+  "and a picture of every node of its graph, and Backward step by step.";
 
 // The site's files sit beside this script's bundle, wherever it is served from.
 const WORKER_URL = new URL("./worker.js", import.meta.url);
@@ -164,14 +168,15 @@ class AutogradPlayground extends HTMLElement {
         this.link,
       ]),
       editorBox,
-      element("section", { className: "results", ariaLabel: "Results" }, [
+      (this.results = element("section", { className: "results unrun", ariaLabel: "Results" }, [
         ...(this.exercise ? [element("h2", { textContent: "Exercise" }), this.exercise.root] : []),
+        element("p", { className: "first-hint", textContent: FIRST_HINT }),
         element("h2", { textContent: "Output" }),
         this.output.root,
         element("h2", { textContent: "Nodes" }),
         element("div", { className: "views" }, [this.tables.root, this.picture.root]),
         this.stepper.root,
-      ]),
+      ])),
     ]));
     this.editorBox = editorBox;
     root.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
@@ -282,6 +287,7 @@ class AutogradPlayground extends HTMLElement {
   async run() {
     if (this.state === "running") return this.job.done;
     this.state = "running";
+    this.results.classList.remove("unrun");
     this.output.clear();
     this.markLine(null);
     this.keeper?.flush();
@@ -351,13 +357,14 @@ class AutogradPlayground extends HTMLElement {
 
   /** Add `text` to the output box as `stream` (stdout, stderr, or error: the page's own). */
   print(stream, text) {
+    this.results.classList.remove("unrun");
     this.output.append(stream, text);
   }
 
   showResult(result) {
     if (result.error) this.print("error", result.error);
     this.markLine(result.line ?? null);
-    this.tables.setTables(result.tables);
+    this.tables.setTables(result.tables, { complete: result.status === "done", empty: noGraphNote(result) });
     const time = result.ms === undefined ? "" : ` in ${Math.round(result.ms)} ms`;
     const words = { done: `ran${time}`, error: `error${time}`, stopped: "stopped" };
     const restarting = this.runtime.ready ? "" : `; ${phaseText(this.runtime.phase)}`;

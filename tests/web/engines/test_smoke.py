@@ -90,4 +90,4 @@ def test_a_course_page_of_three_playgrounds_runs_each(engine, site, pages: Cours
     hello, chapter, leaf = playgrounds
     assert hello.output.strip() == "hello from a course page"
     assert chapter.rows() == CHAPTER_ROWS
-    assert leaf.rows() == [["0", "x", "leaf", "7.0", "0.0"]]
+    assert leaf.rows() == [["0", "x", "None", "7.0", "0.0"]]
