@@ -44,7 +44,7 @@ def readme_pictures(browser: Browser, url: str, path: Path) -> None:
 
 
 def first_screens(browser: Browser, url: str, folder: Path, scheme: str = "light") -> None:
-    """The full page as it opens and after Run (a phone's page whole: it scrolls)."""
+    """The full page as it opens, and after Run: on a phone, scrolled to the nodes."""
     for size, options in (("1280", LAPTOP), ("390", PHONE)):
         context = browser.new_context(color_scheme=scheme, **options)
         page = context.new_page()
@@ -53,8 +53,10 @@ def first_screens(browser: Browser, url: str, folder: Path, scheme: str = "light
         for suffix in ("", "-run"):
             if suffix:
                 run_and_draw(page)
+                if size == "390":
+                    page.locator("autograd-playground .views").evaluate("v => v.scrollIntoView()")
             shot = folder / f"first-screen-{size}{suffix}.png"
-            page.screenshot(path=shot, full_page=size == "390")
+            page.screenshot(path=shot)
             print(f"wrote {shot}")
         context.close()
 

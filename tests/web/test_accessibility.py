@@ -151,8 +151,11 @@ def test_the_theme_attribute_shades_grads_as_the_systems_own_theme_does(new_page
 
 # The picture by keyboard: one tab stop, a listbox of the value boxes.
 
-# The chapter's ops as a screen reader hears them, by node.
-CHAPTER_OPS = ["op None"] * 3 + ["Mul of 0 and 1", "Add of 3 and 2", "Tanh of 4"]
+# The chapter's ops as a screen reader hears them, by node: a leaf's, None, after its name
+# (where its box shows it), the others' last.
+CHAPTER_OPS = [("None", "")] * 3 + [
+    ("", "Mul of 0 and 1"), ("", "Add of 3 and 2"), ("", "Tanh of 4"),
+]
 
 
 def focused_node(playground) -> str | None:
@@ -276,12 +279,15 @@ def test_each_node_is_named_for_a_screen_reader_with_its_op_data_and_grad(playgr
 
     def expected() -> list[str]:
         rows = zip(playground.rows(), CHAPTER_OPS, strict=True)
-        return [f"node {i}, {label}, data {data}, grad {grad}, {op}"
-                for (i, label, _, data, grad), op in rows]
+        return [
+            ", ".join(filter(None, [f"node {i}", label, leaf, f"data {data}", f"grad {grad}", op]))
+            for (i, label, _, data, grad), (leaf, op) in rows
+        ]
 
     names = expected()
-    assert names[0].startswith("node 0, a, data 2.0, grad -0.00")
+    assert names[0].startswith("node 0, a, None, data 2.0, grad -0.00")
     assert names[3].startswith("node 3, #3, data -6.0, grad 0.00")
+    names[0] += ", Backward is visiting it"  # the last step visits a
     for i, name in enumerate(names):
         expect(frame.get_by_role("option", name=name, exact=True)).to_have_attribute(
             "data-node", str(i)

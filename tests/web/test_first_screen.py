@@ -15,8 +15,9 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 NOT_DEFINED = "from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, 1.0)\nprint(nope)\n"
 
 
-def nodes_panel(playground):
-    return playground.element.locator(".views")
+def expect_no_table_or_picture(playground) -> None:
+    for part in (".scroller", ".picture", ".legend"):
+        expect(playground.element.locator(part)).to_be_hidden()
 
 
 def empty_note(playground) -> str:
@@ -44,24 +45,23 @@ def test_a_legend_names_each_column_of_the_table_and_stays_closed_until_asked(pl
 
 
 def test_before_the_first_run_there_is_no_table_picture_or_legend(playground):
-    expect(nodes_panel(playground)).to_be_hidden()
+    expect(playground.element.locator(".views")).to_be_hidden()
     expect(playground.element.locator(".legend")).to_be_hidden()
-    expect(playground.element.locator(".picture-frame")).to_be_hidden()
     expect(stepper(playground)).to_be_hidden()
+    expect(playground.element.locator(".first-hint")).to_be_visible()
 
 
 def test_a_syntax_error_says_nothing_ran_and_shows_no_nodes(playground):
     assert playground.run("a = 1\nb = 2\nc = (a +\n") == "error"
     assert empty_note(playground) == "SyntaxError on line 3: nothing ran."
-    expect(nodes_panel(playground)).to_be_hidden()
+    expect_no_table_or_picture(playground)
 
 
 def test_code_that_makes_no_graph_says_so_with_no_picture_or_legend(playground):
     run_and_draw(playground)
     assert playground.run("print('no graph here')") == "done"
     assert empty_note(playground) == "This code made no graph."
-    expect(nodes_panel(playground)).to_be_hidden()
-    expect(playground.element.locator(".legend")).to_be_hidden()
+    expect_no_table_or_picture(playground)
 
 
 def test_rows_that_survive_an_error_are_not_marked_changed(playground):
@@ -94,8 +94,7 @@ def test_a_leafs_op_reads_none_in_the_table_the_picture_and_the_stepper(playgrou
     run_and_draw(playground)
     assert [row[2] for row in playground.rows()[:3]] == ["None"] * 3
     assert box(playground, 0).locator(".op-tag").text_content() == "None"
-    step_button(playground, "Last").click()
-    step_button(playground, "Previous").click()  # the last step visits a, a leaf
+    step_button(playground, "Last").click()  # the last step visits a, a leaf
     assert "node 0 (a), op None:" in stepper(playground).locator(".step-where").inner_text()
 
 
@@ -181,3 +180,28 @@ def test_at_1280_the_picture_has_most_of_the_results_width_and_12px_text(open_pl
         " * t.ownerSVGElement.getScreenCTM().a)"
     )
     assert sizes and min(sizes) >= 12, sizes
+
+
+def touch(session, kind: str, points: list[tuple[float, float]]) -> None:
+    """Fingers on the screen, as Chromium's input gets them from a touch screen."""
+    session.send("Input.dispatchTouchEvent", {
+        "type": kind,
+        "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)],
+    })
+
+
+def test_on_a_touch_screen_two_fingers_pinch_the_picture_to_zoom(open_playground, site):
+    playground = open_playground(site, **PHONE)
+    run_and_draw(playground)
+    frame = playground.element.locator(".picture-frame")
+    frame.scroll_into_view_if_needed()
+    svg = playground.element.locator("svg.graph")
+    fitted = [float(x) for x in svg.get_attribute("viewBox").split()]
+    r = frame.bounding_box()
+    x, y = r["x"] + r["width"] / 2, r["y"] + r["height"] / 2
+    session = playground.page.context.new_cdp_session(playground.page)
+    touch(session, "touchStart", [(x - 20, y), (x + 20, y)])
+    touch(session, "touchMove", [(x - 60, y), (x + 60, y)])  # three times as far apart
+    touch(session, "touchEnd", [])
+    pinched = [float(v) for v in svg.get_attribute("viewBox").split()]
+    assert pinched[2] == pytest.approx(fitted[2] / 3, rel=0.01)

@@ -79,7 +79,7 @@ def test_the_picture_of_the_chapters_graph_has_its_6_value_nodes_3_ops_and_their
     assert playground.element.locator("svg.graph g.op").count() == 3
     assert edges(playground) == CHAPTER_EDGES
     texts = [box(playground, i).locator("text").all_text_contents() for i in (0, 5)]
-    assert texts[0][:3] == ["a", "data 2.0", "grad 0.0"]
+    assert texts[0][:4] == ["a", "None", "data 2.0", "grad 0.0"]  # a leaf's op, None
     assert texts[1][:2] == ["#5", "data 0.999329"]
     assert box(playground, 0).locator(".op-tag").text_content() == "None"
     ops = playground.element.locator("svg.graph g.op .op-name").all_text_contents()

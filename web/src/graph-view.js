@@ -1,4 +1,4 @@
-// The picture of a graph: a box per value (label, data, grad) and an ellipse
+// The picture of a graph: a box per value (name, data, grad; a leaf's op, None) and an ellipse
 // per op, with edges from operands through the op to its result. Graphviz
 // (in a worker, see layout.js) lays the nodes out from their sizes alone; the
 // drawing is built here with learner text only ever set as textContent.
@@ -19,7 +19,7 @@
 // data-state on the root: empty | laying-out | drawn | failed.
 
 import { element } from "./dom.js";
-import { isLeaf, nodeName as indexedName, opText, shortNumber } from "./format.js";
+import { isLeaf, nodeName, opText, shortNumber } from "./format.js";
 import { gradScale, shade } from "./grad-scale.js";
 import { deadlines } from "./deadlines.js";
 import { layout } from "./layout.js";
@@ -29,7 +29,7 @@ const FULL_LIMIT = 200;
 const NEIGHBOURHOOD = 40;
 const SVG = "http://www.w3.org/2000/svg";
 const POINTS = 72; // Graphviz sizes are in inches, positions in points
-const CHAR_PT = 7.3; // 12px monospace, a little over, so no text overflows its box
+const CHAR_PT = 7.25; // 12px monospace (0.6em), a little over, so no text overflows its box
 const LINE_PT = 16;
 const GLYPHS = { pos: "▲ ", neg: "▼ " };
 const MAX_CHARS = 32; // of a name in a box; the table and the box's tooltip have it whole
@@ -238,18 +238,20 @@ export class GraphView {
   }
 }
 
-/** Value node i as a screen reader says it: "node 3, data -6.0, grad 0.00134, Mul of 0 and 1".
- *  The box's own text (name, data, grad, Δ) comes first and in its order, so that the
- *  words a learner sees are the words that name it (and voice control finds it by them). */
+/** Value node i as a screen reader says it: "node 3, #3, data -6.0, grad 0.00134, Mul of 0
+ *  and 1", "node 0, a, None, data 2.0, ...". The box's own text (name, a leaf's op, data,
+ *  grad, Δ) comes first and in its order, so that the words a learner sees are the words
+ *  that name it (and voice control finds it by them). */
 function spoken(t, i, grad, marks) {
   const [, name, operands] = /^([^(]*)\((.*)\)$/.exec(t.op[i]) ?? [];
   return [
     `node ${i}`,
-    nodeName(t, i),
+    boxName(t, i),
+    isLeaf(t.op[i]) && opText(t.op[i]),
     `data ${valueText(t, "data", i)}`,
     `grad ${valueText(t, "grad", i, grad)}`,
     marks.contains("changed") && "Δ changed since the last run",
-    name === undefined ? `op ${opText(t.op[i])}` : `${name} of ${operands.split(", ").join(" and ")}`,
+    name !== undefined && `${name} of ${operands.split(", ").join(" and ")}`,
     marks.contains("current") && "Backward is visiting it",
     marks.contains("target") && "Backward adds to its grad",
   ]
@@ -315,7 +317,7 @@ function neighbourhood(centre, args, users, limit) {
  *  None, at its end: an op that is not None has an ellipse of its own), data and grad. */
 function valueLines(t, i, grad) {
   const tag = isLeaf(t.op[i]) ? ` ${opText(t.op[i])}` : "";
-  return [`${nodeName(t, i)}  Δ${tag}`, `data ${valueText(t, "data", i)}`, `grad ${GLYPHS.pos}${valueText(t, "grad", i, grad)}`];
+  return [`${boxName(t, i)}  Δ${tag}`, `data ${valueText(t, "data", i)}`, `grad ${GLYPHS.pos}${valueText(t, "grad", i, grad)}`];
 }
 
 /** Node i's data or grad (`value`, the table's own unless given) as the box writes it:
@@ -332,8 +334,9 @@ function missingOperands(t) {
   return `Node ${first}'s op names what is not a node of this graph${others}: no edge is drawn from it.`;
 }
 
-function nodeName(t, i) {
-  return clip(indexedName(t, i));
+/** Node i's name as its box writes it: clipped. */
+function boxName(t, i) {
+  return clip(nodeName(t, i));
 }
 
 function opName(t, i) {
@@ -360,7 +363,7 @@ function graphObject(t, nodes, rankdir) {
     for (const a of new Set(t.args[i])) if (nodes.has(a)) edges.push({ tail: `v${a}`, head: `op${i}` });
   }
   return {
-    graphAttributes: { rankdir, nodesep: 0.25, ranksep: 0.35 },
+    graphAttributes: { rankdir, nodesep: 0.2, ranksep: 0.25 },
     nodeAttributes: { label: "", fixedsize: true },
     nodes: gvNodes,
     edges,
@@ -418,16 +421,15 @@ function drawing(t, layout) {
       svgElement("rect", { x: x - w / 2, y: top, width: w, height: h, rx: 4 }),
       // Spaces between the lines, which draw nothing but keep their words apart for
       // whatever reads the box's text as one string (the name checks do).
-      svgText(left, top + 4 + LINE_PT - 3, nodeName(t, i), "name-line"),
+      svgText(left, top + 4 + LINE_PT - 3, boxName(t, i), "name-line"),
       " ",
+      ...(tag ? [svgText(x + w / 2 - 6, top + 4 + LINE_PT - 3, tag, "op-tag"), " "] : []),
       svgText(left, top + 4 + 2 * LINE_PT - 3, `data ${valueText(t, "data", i)}`, "data-line"),
       " ",
       grad,
       " ",
       svgText(x + w / 2 - 6 - (tag ? (tag.length + 1) * CHAR_PT : 0), top + 4 + LINE_PT - 3, "Δ", "changed-mark"),
-      " ",
-      ...(tag ? [svgText(x + w / 2 - 6, top + 4 + LINE_PT - 3, tag, "op-tag"), " "] : []),
-      titled(`${indexedName(t, i)}: node ${i}${t.line[i] ? `, made on line ${t.line[i]}` : ""}`),
+      titled(`${nodeName(t, i)}: node ${i}${t.line[i] ? `, made on line ${t.line[i]}` : ""}`),
     );
     nodeLayer.append(group);
     boxes.set(i, { group, grad, x, y });

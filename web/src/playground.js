@@ -174,8 +174,7 @@ class AutogradPlayground extends HTMLElement {
         element("h2", { textContent: "Output" }),
         this.output.root,
         element("h2", { textContent: "Nodes" }),
-        element("div", { className: "views" }, [this.tables.root, this.picture.root]),
-        this.stepper.root,
+        element("div", { className: "views" }, [this.tables.root, this.picture.root, this.stepper.root]),
       ])),
     ]));
     this.editorBox = editorBox;
