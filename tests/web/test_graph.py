@@ -186,9 +186,10 @@ def test_the_picture_zooms_and_pans_and_fit_shows_it_all_again(playground):
 
 
 def test_the_stepper_shows_only_when_the_code_called_backward(playground):
-    run_and_draw(playground, without_backward(playground.code))
+    example = playground.code
+    run_and_draw(playground, without_backward(example))
     assert stepper(playground).is_hidden()
-    run_and_draw(playground)
+    run_and_draw(playground, example)
     assert stepper(playground).is_visible()
     assert "Before step 1 of 6: Backward zeroes" in stepper(playground).inner_text()
 
