@@ -1,9 +1,11 @@
-"""Picture the page for the README: the chapter's example run, and the same example
-with Backward, two steps into replaying it.
+"""Picture the page for the README: the chapter's example run, and two steps into
+replaying its Backward; and the first screen a learner meets, before and after Run, on a
+laptop (1280x800) and a phone (390x844).
 
     python build.py screenshot           (builds first, then runs this)
     python bench/screenshot.py [PATH]    (after `python build.py`; default docs/screenshot.png;
-                                          the stepping picture goes beside it, as graph.png)
+                                          the others go beside it: graph.png, and
+                                          first-screen-<width>[-run].png)
 """
 
 from __future__ import annotations
@@ -12,37 +14,59 @@ import sys
 from pathlib import Path
 
 from browser import ROOT, served_browser, wait_for_state
+from playwright.sync_api import Browser, Page
 
-WITH_BACKWARD = """el => {
-  el.code = el.code.replace("# from engine", "from engine")
-    .replace("# Backward(g, e)", "Backward(g, e)");
-}"""
+LAPTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+
+
+def run_and_draw(page: Page) -> None:
+    page.get_by_role("button", name="Run", exact=True).click()
+    wait_for_state(page, "done")
+    page.locator("autograd-playground .picture[data-state='drawn']").wait_for()
+
+
+def readme_pictures(browser: Browser, url: str, path: Path) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 720}, color_scheme="light")
+    page.goto(url)
+    wait_for_state(page, "ready")
+    run_and_draw(page)
+    page.get_by_role("button", name="Last", exact=True).click()
+    page.screenshot(path=path)
+    print(f"wrote {path}")
+    for name in ("First", "Next", "Next"):
+        page.get_by_role("button", name=name, exact=True).click()
+    stepping = path.with_name("graph.png")
+    page.screenshot(path=stepping)
+    print(f"wrote {stepping}")
+    page.close()
+
+
+def first_screens(browser: Browser, url: str, folder: Path, scheme: str = "light") -> None:
+    """The full page as it opens, and after Run: on a phone, scrolled to the nodes."""
+    for size, options in (("1280", LAPTOP), ("390", PHONE)):
+        context = browser.new_context(color_scheme=scheme, **options)
+        page = context.new_page()
+        page.goto(url)
+        wait_for_state(page, "ready")
+        for suffix in ("", "-run"):
+            if suffix:
+                run_and_draw(page)
+                if size == "390":
+                    page.locator("autograd-playground .views").evaluate("v => v.scrollIntoView()")
+            shot = folder / f"first-screen-{size}{suffix}.png"
+            page.screenshot(path=shot)
+            print(f"wrote {shot}")
+        context.close()
 
 
 def main() -> None:
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshot.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     with served_browser() as (browser, url):
-        page = browser.new_page(viewport={"width": 1280, "height": 720}, color_scheme="light")
-        page.goto(url)
-        wait_for_state(page, "ready")
-        run = page.get_by_role("button", name="Run", exact=True)
-        run.click()
-        wait_for_state(page, "done")
-        drawn = page.locator("autograd-playground .picture[data-state='drawn']")
-        drawn.wait_for()
-        page.screenshot(path=path)
-        print(f"wrote {path}")
-
-        page.locator("autograd-playground").evaluate(WITH_BACKWARD)
-        run.click()
-        wait_for_state(page, "done")
-        drawn.wait_for()
-        for name in ("First", "Next", "Next"):
-            page.get_by_role("button", name=name, exact=True).click()
-        stepping = path.with_name("graph.png")
-        page.screenshot(path=stepping)
-        print(f"wrote {stepping}")
+        readme_pictures(browser, url, path)
+        first_screens(browser, url, path.parent)
 
 
 if __name__ == "__main__":

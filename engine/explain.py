@@ -16,8 +16,11 @@ from .inspect import json_number
 def BackwardSteps(g: Graph, root: int) -> list[dict[str, Any]]:
     """The steps of Backward(g, root), without changing g: one per node, in the order
     Backward visits them (reverse topological). Each step is JSON-ready:
-    {"node": i, "terms": [{"operand", "text", "value", "grad"}, ...]}, where `text` reads
-    like `c.grad += e.grad * 1 = 0.00134` and `grad` is the operand's grad so far."""
+    {"node": i, "terms": [{"operand", "text", "rule", "upstream", "local", "value", "grad"},
+    ...]}, where `text` reads like `c.grad += e.grad * 1 = 0.00134`: the `rule` in words
+    (`c.grad += e.grad * 1`), then its numbers, `upstream` (the node's grad) times `local`
+    (its derivative by the operand) giving `value`; `grad` is the operand's grad so far.
+    The numbers come apart too, for a page that writes them as its table does."""
     order = TopoSort(g, root_index(g, "BackwardSteps", root))
     work = g.copy()
     nodes = work.nodes
@@ -47,6 +50,9 @@ def _terms(nodes: Nodes, i: int) -> list[dict[str, Any]]:
         terms.append({
             "operand": j,
             "text": f"{words} = {numbers}",
+            "rule": words,
+            "upstream": json_number(out.grad),
+            "local": json_number(local),
             "value": json_number(part),
             "grad": json_number(nodes[j].grad),
         })

@@ -43,8 +43,9 @@ def assert_page_reads(table: dict) -> None:
     for step in table["steps"] or ():
         assert is_node(step["node"], count), "step"
         for term in step["terms"]:
-            assert is_node(term["operand"], count) and is_text(term["text"]), "term"
-            grad = term["grad"]
-            assert type(grad) is float or grad in NUMBER_WORDS, "term grad"
+            assert is_node(term["operand"], count) and is_text(term["rule"]), "term"
+            for name in ("upstream", "local", "value", "grad"):
+                number = term[name]
+                assert type(number) is float or number in NUMBER_WORDS, f"term {name}"
     assert table["noSteps"] is None or is_text(table["noSteps"]), "noSteps"
     assert len(table["notes"]) <= MAX_NOTES and all(map(is_text, table["notes"])), "notes"

@@ -15,13 +15,20 @@ import build
 
 from .conftest import RUN_MS
 from .pages import PlaygroundAt
-from .test_graph import box, line_of, node_line, run_and_draw, step_button, stepper, with_backward
-from .test_loading import delay_bar, run_at_once, slow_link
+from .test_graph import (
+    box,
+    line_of,
+    node_line,
+    run_and_draw,
+    run_to_backwards_grads,
+    step_button,
+    stepper,
+)
 
 AXE = build.WEB / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-EXAMPLE_WITH_BACKWARD = with_backward((build.WEB / "src" / "example.py").read_text(
-    encoding="utf-8"))
+from .test_loading import delay_bar, run_at_once, slow_link
+EXAMPLE_WITH_BACKWARD = (build.WEB / "src" / "example.py").read_text(encoding="utf-8")
 
 
 def share_fragment(code: str) -> str:
@@ -123,7 +130,6 @@ def test_axe_finds_no_violations_with_changes_a_step_a_selection_and_focus_in_th
     playground = open_playground(site, color_scheme=scheme)
     run_and_draw(playground, EXAMPLE_WITH_BACKWARD)
     run_and_draw(playground, EXAMPLE_WITH_BACKWARD.replace("2.0", "3.0"))  # marks Δ
-    step_button(playground, "First").click()
     step_button(playground, "Next").click()
     tab_into_the_picture(playground)
     playground.page.keyboard.press("Home")
@@ -159,8 +165,11 @@ def test_the_theme_attribute_shades_grads_as_the_systems_own_theme_does(new_page
 
 # The picture by keyboard: one tab stop, a listbox of the value boxes.
 
-# The chapter's ops as a screen reader hears them, by node.
-CHAPTER_OPS = ["leaf", "leaf", "leaf", "Mul of 0 and 1", "Add of 3 and 2", "Tanh of 4"]
+# The chapter's ops as a screen reader hears them, by node: a leaf's, None, after its name
+# (where its box shows it), the others' last.
+CHAPTER_OPS = [("None", "")] * 3 + [
+    ("", "Mul of 0 and 1"), ("", "Add of 3 and 2"), ("", "Tanh of 4"),
+]
 
 
 def focused_node(playground) -> str | None:
@@ -196,7 +205,7 @@ def spoken_names(playground) -> list[str]:
 def test_the_picture_is_one_tab_stop_whose_arrow_keys_move_between_nodes_in_index_order(
     playground,
 ):
-    run_and_draw(playground, with_backward(playground.code))
+    run_and_draw(playground)
     keys = playground.page.keyboard
     tab_into_the_picture(playground)
     assert focused_node(playground) == "5"  # Backward's root, the node that matters most
@@ -218,7 +227,7 @@ def test_the_picture_is_one_tab_stop_whose_arrow_keys_move_between_nodes_in_inde
 
 
 def test_enter_selects_the_focused_node_in_the_table_the_picture_and_the_code(playground):
-    run_and_draw(playground, with_backward(playground.code))
+    run_and_draw(playground)
     keys = playground.page.keyboard
     tab_into_the_picture(playground)
     keys.press("Home")
@@ -240,7 +249,7 @@ def test_enter_selects_the_focused_node_in_the_table_the_picture_and_the_code(pl
 
 
 def test_a_run_started_from_the_picture_keeps_the_focus_on_the_same_node(playground):
-    run_and_draw(playground, with_backward(playground.code))
+    run_and_draw(playground)
     tab_into_the_picture(playground)
     playground.page.keyboard.press("Home")
     playground.page.keyboard.press("ArrowRight")
@@ -261,7 +270,7 @@ def centre_is_in_view(playground, i: int) -> bool:
 
 
 def test_the_focused_node_has_a_focus_ring_and_is_brought_into_view(playground):
-    run_and_draw(playground, with_backward(playground.code))
+    run_and_draw(playground)
     keys = playground.page.keyboard
     tab_into_the_picture(playground)
     ring = box(playground, 5).locator("rect.ring")
@@ -278,18 +287,21 @@ def test_the_focused_node_has_a_focus_ring_and_is_brought_into_view(playground):
 
 
 def test_each_node_is_named_for_a_screen_reader_with_its_op_data_and_grad(playground):
-    run_and_draw(playground, with_backward(playground.code))
+    run_to_backwards_grads(playground)
     frame = playground.element.get_by_role("listbox", name="Picture of the graph")
     expect(frame).to_have_accessible_description(re.compile(r"^Arrow keys move from node to node"))
 
     def expected() -> list[str]:
         rows = zip(playground.rows(), CHAPTER_OPS, strict=True)
-        return [f"node {i}, {label + ', ' if label else ''}data {data}, grad {grad}, {op}"
-                for (i, label, _, data, grad), op in rows]
+        return [
+            ", ".join(filter(None, [f"node {i}", label, leaf, f"data {data}", f"grad {grad}", op]))
+            for (i, label, _, data, grad), (leaf, op) in rows
+        ]
 
     names = expected()
-    assert names[0].startswith("node 0, a, data 2.0, grad -0.00")
-    assert names[3].startswith("node 3, data -6.0, grad 0.00")
+    assert names[0].startswith("node 0, a, None, data 2.0, grad -0.00")
+    assert names[3].startswith("node 3, #3, data -6.0, grad 0.00")
+    names[0] += ", Backward is visiting it"  # the last step visits a
     for i, name in enumerate(names):
         expect(frame.get_by_role("option", name=name, exact=True)).to_have_attribute(
             "data-node", str(i)
@@ -299,7 +311,8 @@ def test_each_node_is_named_for_a_screen_reader_with_its_op_data_and_grad(playgr
     step_button(playground, "First").click()  # grads back to Backward's start
     step_button(playground, "Next").click()  # visits node 5, adds to node 4
     names = expected()
-    assert [name.split(", grad ")[1][:5] for name in names[:4]] == ["0.0, "] * 4  # not reached
+    grads = [name.split(", grad ")[1].split(", ")[0] for name in names[:4]]
+    assert grads == ["0.0"] * 4  # not reached
     assert spoken_names(playground) == [
         names[0], names[1], names[2], names[3],
         f"{names[4]}, Backward adds to its grad",

@@ -33,7 +33,7 @@ def leaf_code(name: str, value: float) -> str:
 
 
 def leaf_row(name: str, value: float) -> list[list[str]]:
-    return [["0", name, "leaf", str(value), "0.0"]]
+    return [["0", name, "None", str(value), "0.0"]]
 
 
 @pytest.fixture
@@ -155,7 +155,7 @@ def test_the_iframe_variant_grows_to_its_content(pages, site, new_page):
     before = heights()
     assert before != 150  # the frame took on its content's height, not an iframe's default
     assert inner.run(code + "for i in range(12):\n    print('line', i)\n") == "done"
-    assert inner.rows() == [["0", "x", "leaf", "1.5", "0.0"]]
+    assert inner.rows() == [["0", "x", "None", "1.5", "0.0"]]
     assert shown(inner) == ["Output", "output"]  # hide-table
     assert heights() > before
 

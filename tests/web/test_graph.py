@@ -19,9 +19,15 @@ USERS = {0: {3}, 1: {3}, 2: {4}, 3: {4}, 4: {5}, 5: set()}
 ROOT = "document.querySelector('autograd-playground').shadowRoot"
 
 
-def with_backward(code: str) -> str:
-    uncommented = code.replace("# from engine", "from engine")
-    return uncommented.replace("# Backward(g, e)", "Backward(g, e)")
+def without_backward(code: str) -> str:
+    """The example as the chapter leaves it: the graph built, every grad still zero."""
+    return code.replace("Backward(g, e)\n", "")
+
+
+def run_to_backwards_grads(playground) -> None:
+    """Run the example, which calls Backward, and step to its end: Backward's grads."""
+    run_and_draw(playground)
+    step_button(playground, "Last").click()
 
 
 def wait_for_picture(playground) -> None:
@@ -73,8 +79,9 @@ def test_the_picture_of_the_chapters_graph_has_its_6_value_nodes_3_ops_and_their
     assert playground.element.locator("svg.graph g.op").count() == 3
     assert edges(playground) == CHAPTER_EDGES
     texts = [box(playground, i).locator("text").all_text_contents() for i in (0, 5)]
-    assert texts[0][:3] == ["a", "data 2.0", "grad 0.0"]
+    assert texts[0][:4] == ["a", "None", "data 2.0", "grad 0.0"]  # a leaf's op, None
     assert texts[1][:2] == ["#5", "data 0.999329"]
+    assert box(playground, 0).locator(".op-tag").text_content() == "None"
     ops = playground.element.locator("svg.graph g.op .op-name").all_text_contents()
     assert ops == ["Mul", "Add", "Tanh"]
 
@@ -179,16 +186,18 @@ def test_the_picture_zooms_and_pans_and_fit_shows_it_all_again(playground):
 
 
 def test_the_stepper_shows_only_when_the_code_called_backward(playground):
-    run_and_draw(playground)
+    example = playground.code
+    run_and_draw(playground, without_backward(example))
     assert stepper(playground).is_hidden()
-    run_and_draw(playground, with_backward(playground.code))
+    run_and_draw(playground, example)
     assert stepper(playground).is_visible()
-    assert "Backward(#5) visited 6 nodes" in stepper(playground).inner_text()
+    assert "Before step 1 of 6: Backward zeroes" in stepper(playground).inner_text()
 
 
 def test_stepping_visits_nodes_in_reverse_topological_order_to_backwards_grads(playground):
-    run_and_draw(playground, with_backward(playground.code))
+    run_to_backwards_grads(playground)
     backward = playground.full_values("grad")
+    cells = [row[4] for row in playground.rows()]
     assert backward == pytest.approx(chapter_grads(), rel=1e-12)
 
     step_button(playground, "First").click()
@@ -206,10 +215,10 @@ def test_stepping_visits_nodes_in_reverse_topological_order_to_backwards_grads(p
     assert visited == [5, 4, 3, 2, 1, 0]
     for k, node in enumerate(visited):
         assert USERS[node] <= set(visited[:k]), f"node {node} visited before a node that uses it"
-    assert texts[0][0].startswith("#4.grad += #5.grad * (1 - #5.data**2) = 1 * ")
-    assert texts[2] == [
-        f"a.grad += #3.grad * b.data = {backward[3]:.4g} * -3 = {backward[0]:.4g}",
-        f"b.grad += #3.grad * a.data = {backward[3]:.4g} * 2 = {backward[1]:.4g}",
+    assert texts[0][0].startswith("#4.grad += #5.grad * (1 - #5.data**2) = 1.0 * ")
+    assert texts[2] == [  # numbers as the table writes them
+        f"a.grad += #3.grad * b.data = {cells[3]} * -3.0 = {cells[0]}",
+        f"b.grad += #3.grad * a.data = {cells[3]} * 2.0 = {cells[1]}",
     ]
     assert texts[-1] == []  # a leaf passes nothing back
     assert playground.full_values("grad") == backward  # exactly, not approximately
@@ -220,8 +229,7 @@ def test_stepping_visits_nodes_in_reverse_topological_order_to_backwards_grads(p
 
 
 def test_the_current_step_is_marked_in_the_table_the_picture_and_the_editor(playground):
-    run_and_draw(playground, with_backward(playground.code))
-    step_button(playground, "First").click()
+    run_and_draw(playground)
     step_button(playground, "Next").click()
     step_button(playground, "Next").click()  # node 4, the Add, adds to 3 and 2
     assert playground.element.locator("tbody tr.current th").all_text_contents() == ["4"]
@@ -232,7 +240,7 @@ def test_the_current_step_is_marked_in_the_table_the_picture_and_the_editor(play
 
 
 def test_arrow_keys_home_and_end_step_when_the_stepper_has_focus(playground):
-    run_and_draw(playground, with_backward(playground.code))
+    run_and_draw(playground)
     stepper(playground).focus()
     keys = playground.page.keyboard
     keys.press("Home")
@@ -278,9 +286,10 @@ def test_a_label_with_markup_shows_as_text_in_the_picture(playground):
 
 
 def test_values_that_changed_since_the_previous_run_are_marked(playground):
-    run_and_draw(playground)
+    code = without_backward(playground.code)
+    run_and_draw(playground, code)
     assert playground.element.locator("tbody tr.changed").count() == 0
-    run_and_draw(playground, playground.code.replace("2.0", "3.0"))
+    run_and_draw(playground, code.replace("2.0", "3.0"))
     changed = playground.element.locator("tbody tr.changed th").all_text_contents()
     assert changed == ["0", "3", "4", "5"]
     marked = [i for i in range(6) if "changed" in box(playground, i).get_attribute("class")]
@@ -302,7 +311,7 @@ def contrast(fg: str, bg: str) -> float:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_grads_are_shaded_by_sign_with_a_glyph_and_stay_readable(open_playground, site, scheme):
     playground = open_playground(site, color_scheme=scheme)
-    run_and_draw(playground, with_backward(playground.code))
+    run_to_backwards_grads(playground)
     cells = playground.element.locator("tbody td.grad")
     signs = cells.evaluate_all("cells => cells.map(c => c.dataset.sign)")
     assert signs == ["neg", "pos", "pos", "pos", "pos", "pos"]

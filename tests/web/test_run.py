@@ -10,13 +10,14 @@ from .conftest import BOTH_BOOT_PATHS
 pytestmark = BOTH_BOOT_PATHS
 PROGRAMS = Path(__file__).parent / "programs"
 
+# As the stepper opens on Backward: before its first step, the root's grad seeded with 1.
 CHAPTER_ROWS = [
-    ["0", "a", "leaf", "2.0", "0.0"],
-    ["1", "b", "leaf", "-3.0", "0.0"],
-    ["2", "c", "leaf", "10.0", "0.0"],
-    ["3", "", "Mul(0, 1)", "-6.0", "0.0"],
-    ["4", "", "Add(3, 2)", "4.0", "0.0"],
-    ["5", "", "Tanh(4)", "0.999329", "0.0"],
+    ["0", "a", "None", "2.0", "0.0"],
+    ["1", "b", "None", "-3.0", "0.0"],
+    ["2", "c", "None", "10.0", "0.0"],
+    ["3", "#3", "Mul(0, 1)", "-6.0", "0.0"],
+    ["4", "#4", "Add(3, 2)", "4.0", "0.0"],
+    ["5", "#5", "Tanh(4)", "0.999329", "1.0"],
 ]
 
 
@@ -35,11 +36,9 @@ def test_the_default_code_is_the_chapters_example_and_shows_its_6_nodes(playgrou
     assert "e = 0.999329" in playground.output
 
 
-def test_one_line_of_backward_fills_the_grads(playground):
-    code = playground.code.replace("# from engine", "from engine").replace(
-        "# Backward(g, e)", "Backward(g, e)"
-    )
-    assert playground.run(code) == "done"
+def test_backward_fills_the_grads_shown_at_the_steppers_last_step(playground):
+    assert playground.run() == "done"
+    playground.button("Last").click()
     assert [row[3] for row in playground.rows()] == [row[3] for row in CHAPTER_ROWS]
     assert playground.full_values("grad") == pytest.approx(chapter_grads(), rel=1e-12)
     assert playground.rows()[0][4] == "-0.00402285"
@@ -49,15 +48,16 @@ def test_a_graph_of_the_learners_own_classes_shows(playground):
     assert playground.run((PROGRAMS / "class_graph.py").read_text(encoding="utf-8")) == "done"
     assert playground.graphs() == ["graph (4 nodes)"]
     assert [row[2:4] for row in playground.rows()] == [
-        ["leaf", "1.5"],
-        ["leaf", "2.5"],
+        ["None", "1.5"],
+        ["None", "2.5"],
         ["Add(0, 1)", "4.0"],
         ["Mul(2, 1)", "6.0"],
     ]
 
 
 def test_show_snapshots_a_graph_mid_run_and_each_table_can_be_picked(playground):
-    code = playground.code + "\nshow(g, 'before')\nfrom engine import Backward\nBackward(g, e)\n"
+    code = playground.code.replace("Backward(g, e)\n", "")  # the graph, every grad zero
+    code += "\nshow(g, 'before')\nfrom engine import Backward\nBackward(g, e)\n"
     code += "show(g, 'after')\n"
     assert playground.run(code) == "done"
     assert playground.graphs() == ["before (6 nodes)", "after (6 nodes)", "g (6 nodes)"]

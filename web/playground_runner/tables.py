@@ -181,6 +181,7 @@ def backward_steps(
     for step in steps:
         for term in step["terms"]:
             term["text"] = clip(term["text"], NOTE_CHARS)
+            term["rule"] = clip(term["rule"], NOTE_CHARS)
     return root, steps, None
 
 

@@ -1,9 +1,10 @@
 // The code editor: CodeMirror 6 with Python support, Tab to indent (Esc then
 // Tab moves focus on, as a hint under the code says while the editor has focus,
-// so that no keyboard user is trapped in it), no autocorrection, lines never
-// wrapped (so that indentation reads plainly; a long line scrolls sideways),
-// a mark on the line where the last run failed, and CodeMirror's own light or
-// dark look (its panels and tooltips) switched with the playground's.
+// so that no keyboard user is trapped in it), number literals to drag (scrub.js),
+// no autocorrection, long lines wrapped (a phone shows every character without
+// scrolling sideways), a mark on the line where the last run failed, and
+// CodeMirror's own light or dark look (its panels and tooltips) switched with the
+// playground's.
 
 import { indentWithTab, isolateHistory } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
@@ -134,6 +135,7 @@ export function createEditor({ parent, root, doc, onChange, readOnly = false, da
       syntaxHighlighting(highlight),
       darkness.of(EditorView.darkTheme.of(dark)),
       readOnly ? [] : [keymap.of([indentWithTab]), escapeThenTab, tabHintPanel, liftTabHint, scrubbing()],
+      EditorView.lineWrapping,
       errorLine.field,
       nodeLine.field,
       EditorState.readOnly.of(readOnly),

@@ -1,4 +1,5 @@
-// How the table writes the numbers of a runner table: floats, or the strings
+// How the page writes a runner table's ops, names and numbers, the same in the table,
+// the picture and the stepper. Numbers are floats, or the strings
 // "nan", "inf", "-inf" (JSON has no such numbers). A learner's value that is not
 // a number comes as null, with its text beside it, which the table writes as is.
 
@@ -26,4 +27,19 @@ export function shortNumber(x) {
     return x.toExponential(5).replace(/\.?0+e/, "e").replace(/e([+-])(\d)$/, "e$10$2");
   }
   return fullNumber(Number(x.toPrecision(6)));
+}
+
+/** A node's op as the chapter writes it: `None` for a leaf (the runner's tables say "leaf"). */
+export function opText(op) {
+  return op === "leaf" ? "None" : op;
+}
+
+/** True for a leaf's op: a node made by MakeValue, with nothing to pass its grad back to. */
+export function isLeaf(op) {
+  return op === "leaf";
+}
+
+/** Node i of table `t` by name: its label, else `#i`, as engine.BackwardSteps names it. */
+export function nodeName(t, i) {
+  return t.label[i] || `#${i}`;
 }

@@ -1,4 +1,4 @@
-// The picture of a graph: a box per value (label, data, grad) and an ellipse
+// The picture of a graph: a box per value (name, data, grad; a leaf's op, None) and an ellipse
 // per op, with edges from operands through the op to its result. Graphviz
 // (in a worker, see layout.js) lays the nodes out from their sizes alone; the
 // drawing is built here with learner text only ever set as textContent.
@@ -19,7 +19,7 @@
 // data-state on the root: empty | laying-out | drawn | failed.
 
 import { element } from "./dom.js";
-import { shortNumber } from "./format.js";
+import { isLeaf, nodeName, opText, shortNumber } from "./format.js";
 import { gradScale, shade } from "./grad-scale.js";
 import { deadlines } from "./deadlines.js";
 import { layout } from "./layout.js";
@@ -29,8 +29,8 @@ const FULL_LIMIT = 200;
 const NEIGHBOURHOOD = 40;
 const SVG = "http://www.w3.org/2000/svg";
 const POINTS = 72; // Graphviz sizes are in inches, positions in points
-const CHAR_PT = 6.6; // 11px monospace
-const LINE_PT = 14;
+const CHAR_PT = 7.25; // 12px monospace (0.6em), a little over, so no text overflows its box
+const LINE_PT = 16;
 const GLYPHS = { pos: "▲ ", neg: "▼ " };
 const MAX_CHARS = 32; // of a name in a box; the table and the box's tooltip have it whole
 const KEYS_HELP =
@@ -57,13 +57,13 @@ export class GraphView {
     this.panzoom = new PanZoom(this.frame);
     this.root = element("div", { className: "picture" }, [
       element("div", { className: "picture-bar" }, [
-        this.note,
+        (this.legend = legend()),
         zoomButton("+", "Zoom in", () => this.panzoom.zoom(1.25)),
         zoomButton("−", "Zoom out", () => this.panzoom.zoom(0.8)),
         zoomButton("Fit", "Fit the picture", () => this.panzoom.fit()),
       ]),
+      this.note,
       this.frame,
-      legend(),
       element("p", { id: "picture-keys", hidden: true, textContent: KEYS_HELP }),
     ]);
     this.frame.addEventListener("click", (event) => {
@@ -94,6 +94,7 @@ export class GraphView {
     this.top = gradScale(this.grads);
     this.marks = { selected: null, current: null, targets: new Set() };
     this.frame.replaceChildren();
+    this.root.hidden = !table?.count; // no graph (or no node), no picture
     this.note.textContent = "";
     this.root.dataset.state = "empty";
     if (table && table.count > 0) this.draw();
@@ -197,6 +198,10 @@ export class GraphView {
       box.group.setAttribute("aria-selected", String(selected === i));
       box.group.setAttribute("aria-label", spoken(this.table, i, this.grads[i], box.group.classList));
     }
+    // The legend names only the marks the picture shows.
+    const shown = [...this.boxes.keys()];
+    this.legend.grads.hidden = !shown.some((i) => this.grads[i] !== 0 && this.grads[i] !== null);
+    this.legend.changed.hidden = !shown.some((i) => this.changed(i));
     for (const edge of this.frame.querySelectorAll("path.edge")) {
       edge.classList.toggle("active", current !== null && edge.dataset.head === `op${current}`);
     }
@@ -233,18 +238,20 @@ export class GraphView {
   }
 }
 
-/** Value node i as a screen reader says it: "node 3, data -6.0, grad 0.00134, Mul of 0 and 1".
- *  The box's own text (name, data, grad, Δ) comes first and in its order, so that the
- *  words a learner sees are the words that name it (and voice control finds it by them). */
+/** Value node i as a screen reader says it: "node 3, #3, data -6.0, grad 0.00134, Mul of 0
+ *  and 1", "node 0, a, None, data 2.0, ...". The box's own text (name, a leaf's op, data,
+ *  grad, Δ) comes first and in its order, so that the words a learner sees are the words
+ *  that name it (and voice control finds it by them). */
 function spoken(t, i, grad, marks) {
   const [, name, operands] = /^([^(]*)\((.*)\)$/.exec(t.op[i]) ?? [];
   return [
     `node ${i}`,
-    t.label[i] && clip(t.label[i]),
+    boxName(t, i),
+    isLeaf(t.op[i]) && opText(t.op[i]),
     `data ${valueText(t, "data", i)}`,
     `grad ${valueText(t, "grad", i, grad)}`,
     marks.contains("changed") && "Δ changed since the last run",
-    name === undefined ? t.op[i] : `${name} of ${operands.split(", ").join(" and ")}`,
+    name !== undefined && `${name} of ${operands.split(", ").join(" and ")}`,
     marks.contains("current") && "Backward is visiting it",
     marks.contains("target") && "Backward adds to its grad",
   ]
@@ -252,15 +259,25 @@ function spoken(t, i, grad, marks) {
     .join(", ");
 }
 
-/** What the shades and marks mean, in words. */
+/** What the shades and marks mean, in words, and how to move the picture (by touch on a
+ *  touch screen: the CSS shows one of the two); `grads` and `changed` are its parts
+ *  that paint() hides while the picture has no such mark. */
 function legend() {
-  return element("p", { className: "legend" }, [
+  const grads = element("span", {}, [
     "grad: ",
     element("span", { className: "pos", textContent: "▲ positive" }),
     " ",
     element("span", { className: "neg", textContent: "▼ negative" }),
-    ", stronger for bigger; Δ changed since the last run. Drag to pan, wheel to zoom.",
+    ", stronger for bigger. ",
   ]);
+  const changed = element("span", { textContent: "Δ: changed since the last run. " });
+  const root = element("p", { className: "legend" }, [
+    grads,
+    changed,
+    element("span", { className: "by-mouse", textContent: "Drag to pan, wheel to zoom." }),
+    element("span", { className: "by-touch", textContent: "Drag to pan, pinch to zoom." }),
+  ]);
+  return Object.assign(root, { grads, changed });
 }
 
 function afterPaint() {
@@ -296,9 +313,11 @@ function neighbourhood(centre, args, users, limit) {
   return found;
 }
 
-/** The lines of value node i's box: its name, data and grad. */
+/** The lines of value node i's box: its name (with room for the Δ mark and a leaf's op,
+ *  None, at its end: an op that is not None has an ellipse of its own), data and grad. */
 function valueLines(t, i, grad) {
-  return [nodeName(t, i), `data ${valueText(t, "data", i)}`, `grad ${GLYPHS.pos}${valueText(t, "grad", i, grad)}`];
+  const tag = isLeaf(t.op[i]) ? ` ${opText(t.op[i])}` : "";
+  return [`${boxName(t, i)}  Δ${tag}`, `data ${valueText(t, "data", i)}`, `grad ${GLYPHS.pos}${valueText(t, "grad", i, grad)}`];
 }
 
 /** Node i's data or grad (`value`, the table's own unless given) as the box writes it:
@@ -315,8 +334,9 @@ function missingOperands(t) {
   return `Node ${first}'s op names what is not a node of this graph${others}: no edge is drawn from it.`;
 }
 
-function nodeName(t, i) {
-  return clip(t.label[i] ?? `#${i}`);
+/** Node i's name as its box writes it: clipped. */
+function boxName(t, i) {
+  return clip(nodeName(t, i));
 }
 
 function opName(t, i) {
@@ -337,13 +357,13 @@ function graphObject(t, nodes, rankdir) {
     const lines = valueLines(t, i, t.grad[i]);
     const width = Math.max(...lines.map((l) => l.length)) * CHAR_PT + 16;
     gvNodes.push({ name: `v${i}`, attributes: { shape: "box", width: inches(width), height: inches(3 * LINE_PT + 8) } });
-    if (t.op[i] === "leaf") continue;
+    if (isLeaf(t.op[i])) continue;
     gvNodes.push({ name: `op${i}`, attributes: { shape: "ellipse", width: inches(opName(t, i).length * CHAR_PT + 22), height: inches(24) } });
     edges.push({ tail: `op${i}`, head: `v${i}` });
     for (const a of new Set(t.args[i])) if (nodes.has(a)) edges.push({ tail: `v${a}`, head: `op${i}` });
   }
   return {
-    graphAttributes: { rankdir, nodesep: 0.25, ranksep: 0.35 },
+    graphAttributes: { rankdir, nodesep: 0.2, ranksep: 0.25 },
     nodeAttributes: { label: "", fixedsize: true },
     nodes: gvNodes,
     edges,
@@ -392,6 +412,7 @@ function drawing(t, layout) {
       continue;
     }
     const group = svgElement("g", { class: "value", "data-node": i, role: "option", tabindex: -1 });
+    const tag = isLeaf(t.op[i]) ? opText(t.op[i]) : ""; // a leaf's op, beside its name
     const left = x - w / 2 + 8;
     const top = y - h / 2;
     const grad = svgText(left, top + 4 + 3 * LINE_PT - 3, "", "grad-line");
@@ -400,14 +421,15 @@ function drawing(t, layout) {
       svgElement("rect", { x: x - w / 2, y: top, width: w, height: h, rx: 4 }),
       // Spaces between the lines, which draw nothing but keep their words apart for
       // whatever reads the box's text as one string (the name checks do).
-      svgText(left, top + 4 + LINE_PT - 3, nodeName(t, i), "name-line"),
+      svgText(left, top + 4 + LINE_PT - 3, boxName(t, i), "name-line"),
       " ",
+      ...(tag ? [svgText(x + w / 2 - 6, top + 4 + LINE_PT - 3, tag, "op-tag"), " "] : []),
       svgText(left, top + 4 + 2 * LINE_PT - 3, `data ${valueText(t, "data", i)}`, "data-line"),
       " ",
       grad,
       " ",
-      svgText(x + w / 2 - 4, top + 11, "Δ", "changed-mark"),
-      titled(`${t.label[i] ?? `#${i}`}: node ${i}${t.line[i] ? `, made on line ${t.line[i]}` : ""}`),
+      svgText(x + w / 2 - 6 - (tag ? (tag.length + 1) * CHAR_PT : 0), top + 4 + LINE_PT - 3, "Δ", "changed-mark"),
+      titled(`${nodeName(t, i)}: node ${i}${t.line[i] ? `, made on line ${t.line[i]}` : ""}`),
     );
     nodeLayer.append(group);
     boxes.set(i, { group, grad, x, y });

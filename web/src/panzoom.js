@@ -1,6 +1,7 @@
 // Pan and zoom an <svg> by moving its viewBox: drag or Shift with the arrow
 // keys to pan (the arrow keys alone are the picture's, to move between
-// nodes), the wheel or + and - to zoom (about the pointer), 0 to fit it all.
+// nodes), the wheel, a pinch or + and - to zoom (about the pointer, or the
+// point between the fingers), 0 to fit it all.
 
 const ZOOM_STEP = 1.25;
 const PAN_FRACTION = 0.1;
@@ -12,6 +13,8 @@ export class PanZoom {
   constructor(frame) {
     this.frame = frame;
     this.svg = null;
+    this.pointers = new Map(); // the fingers (or the mouse) down on the picture, by pointer id
+    this.dragged = false; // whether the last gesture moved the picture: then it was no click
     frame.addEventListener("wheel", (event) => this.onWheel(event), { passive: false });
     frame.addEventListener("pointerdown", (event) => this.onPointerDown(event));
     frame.addEventListener("keydown", (event) => this.onKey(event));
@@ -70,25 +73,61 @@ export class PanZoom {
     this.zoom(factor, (event.clientX - box.left) / box.width, (event.clientY - box.top) / box.height);
   }
 
+  /** A finger or the mouse comes down: a drag pans; two fingers pinch to zoom, about
+   *  the point between them, and pan as that point moves. */
   onPointerDown(event) {
     if (!this.svg || event.button !== 0) return;
-    const box = this.svg.getBoundingClientRect();
-    const start = { x: event.clientX, y: event.clientY, view: this.view };
-    let moved = (this.dragged = false);
-    const move = (e) => {
-      const dx = ((e.clientX - start.x) / box.width) * start.view.w;
-      const dy = ((e.clientY - start.y) / box.height) * start.view.h;
-      moved ||= Math.abs(e.clientX - start.x) + Math.abs(e.clientY - start.y) > 3;
-      if (moved) this.set({ ...start.view, x: start.view.x - dx, y: start.view.y - dy });
-    };
-    const up = () => {
-      removeEventListener("pointermove", move);
-      removeEventListener("pointerup", up);
-      this.dragged = moved; // a drag is not a click: it selects no node
-    };
-    addEventListener("pointermove", move);
-    addEventListener("pointerup", up);
+    if (this.pointers.size === 0) {
+      this.dragged = false;
+      addEventListener("pointermove", this.onPointerMove);
+      addEventListener("pointerup", this.onPointerUp);
+      addEventListener("pointercancel", this.onPointerUp);
+    }
+    this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    this.gesture = this.startGesture();
   }
+
+  /** Where the gesture starts (again, whenever a finger comes or goes): its pointers'
+   *  centre and spread, the view, and the svg's box on the screen. */
+  startGesture() {
+    return { ...this.spread(), view: this.view, box: this.svg.getBoundingClientRect() };
+  }
+
+  /** The pointers' centre, and the distance between the first two (0 for one). */
+  spread() {
+    const points = [...this.pointers.values()];
+    const x = points.reduce((sum, p) => sum + p.x, 0) / points.length;
+    const y = points.reduce((sum, p) => sum + p.y, 0) / points.length;
+    const d = points.length > 1 ? Math.hypot(points[0].x - points[1].x, points[0].y - points[1].y) : 0;
+    return { x, y, d };
+  }
+
+  onPointerMove = (event) => {
+    if (!this.pointers.has(event.pointerId)) return;
+    this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const { view: v, box, ...start } = this.gesture;
+    const now = this.spread();
+    const scale = start.d && now.d ? start.d / now.d : 1; // fingers apart: a smaller view, zoomed in
+    this.dragged ||= Math.abs(now.x - start.x) + Math.abs(now.y - start.y) > 3 || Math.abs(scale - 1) > 0.02;
+    if (!this.dragged) return;
+    // The point of the drawing under the gesture's starting centre stays under its centre.
+    const x = v.x + ((start.x - box.left) / box.width) * v.w;
+    const y = v.y + ((start.y - box.top) / box.height) * v.h;
+    const w = v.w * scale;
+    const h = v.h * scale;
+    this.set({ x: x - ((now.x - box.left) / box.width) * w, y: y - ((now.y - box.top) / box.height) * h, w, h });
+  };
+
+  onPointerUp = (event) => {
+    this.pointers.delete(event.pointerId);
+    if (this.pointers.size) {
+      this.gesture = this.startGesture(); // the finger left goes on panning from here
+      return;
+    }
+    removeEventListener("pointermove", this.onPointerMove);
+    removeEventListener("pointerup", this.onPointerUp);
+    removeEventListener("pointercancel", this.onPointerUp);
+  };
 
   onKey(event) {
     const pans = { ArrowLeft: [-PAN_FRACTION, 0], ArrowRight: [PAN_FRACTION, 0], ArrowUp: [0, -PAN_FRACTION], ArrowDown: [0, PAN_FRACTION] };

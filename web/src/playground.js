@@ -46,7 +46,11 @@ import proseCss from "./prose.css";
 import { sharedRuntime } from "./runtime.js";
 import { codeFromLink, MAX_LINK_CHARS, shareLink } from "./share.js";
 import { Stepper } from "./stepper.js";
-import { TablePanel } from "./table.js";
+import { noGraphNote, TablePanel } from "./table.js";
+
+// What the results say before the first run, in place of panels that have nothing yet.
+const FIRST_HINT = "Press Run (or Ctrl+Enter): what the code prints shows here, then a table " +
+  "and a picture of every node of its graph, and Backward step by step.";
 
 // The site's files sit beside this script's bundle, wherever it is served from.
 const WORKER_URL = new URL("./worker.js", import.meta.url);
@@ -186,14 +190,14 @@ class AutogradPlayground extends HTMLElement {
         this.link,
       ]),
       editorBox,
-      element("section", { className: "results", ariaLabel: "Results" }, [
+      (this.results = element("section", { className: "results unrun", ariaLabel: "Results" }, [
         ...(this.exercise ? [element("h2", { textContent: "Exercise" }), this.exercise.root] : []),
+        element("p", { className: "first-hint", textContent: FIRST_HINT }),
         element("h2", { textContent: "Output" }),
         this.output.root,
         element("h2", { textContent: "Nodes" }),
-        element("div", { className: "views" }, [this.tables.root, this.picture.root]),
-        this.stepper.root,
-      ]),
+        element("div", { className: "views" }, [this.tables.root, this.picture.root, this.stepper.root]),
+      ])),
     ]));
     this.editorBox = editorBox;
     root.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
@@ -365,6 +369,7 @@ class AutogradPlayground extends HTMLElement {
   /** Send the editor's code to Python; the job (see Runtime.run). */
   startRun(live) {
     this.state = "running";
+    this.results.classList.remove("unrun");
     this.markLine(null);
     this.keeper?.flush();
     const code = this.code;
@@ -461,13 +466,14 @@ class AutogradPlayground extends HTMLElement {
 
   /** Add `text` to the output box as `stream` (stdout, stderr, or error: the page's own). */
   print(stream, text) {
+    this.results.classList.remove("unrun");
     this.output.append(stream, text);
   }
 
   showResult(result) {
     if (result.error) this.print("error", result.error);
     this.markLine(result.line ?? null);
-    this.tables.setTables(result.tables);
+    this.tables.setTables(result.tables, { complete: result.status === "done", empty: noGraphNote(result) });
     const time = result.ms === undefined ? "" : ` in ${Math.round(result.ms)} ms`;
     const words = { done: `ran${time}`, error: `error${time}`, stopped: "stopped" };
     const restarting = this.runtime.ready ? "" : `; ${phaseText(this.runtime.phase)}`;

@@ -127,9 +127,11 @@ function isTable(t) {
     && Array.isArray(t.notes) && t.notes.length <= MAX_NOTES && t.notes.every(isText);
 }
 
-/** A step of Backward (engine.BackwardSteps): the node visited and the grads it adds to. */
+/** A step of Backward (engine.BackwardSteps): the node visited and the grads it adds to,
+ *  each term's rule in words and its numbers apart (the page writes them as the table does). */
 function isStep(step, node) {
-  const isTerm = (term) => isObject(term) && node(term.operand) && isNumber(term.grad) && isText(term.text);
+  const isTerm = (term) => isObject(term) && node(term.operand) && isText(term.rule)
+    && ["upstream", "local", "value", "grad"].every((name) => isNumber(term[name]));
   return isObject(step) && node(step.node) && Array.isArray(step.terms) && step.terms.every(isTerm);
 }
 

@@ -2,11 +2,14 @@
 // (engine.BackwardSteps). Position 0 is before the first step: Backward has
 // zeroed the grads of the nodes it reaches and seeded the root's with 1.
 // Position k is after k steps; the last position holds Backward's own grads.
+// A graph new to the stepper opens at position 0, Next ahead; the same graph run
+// again keeps its place, so an edit shows its effect on the step in view.
 //
 // Buttons, and when the stepper has focus: ← →, Home, End.
 // data-step on the root: the position; data-node: the node being visited.
 
 import { element } from "./dom.js";
+import { fullNumber, isLeaf, nodeName, opText, shortNumber } from "./format.js";
 
 export class Stepper {
   constructor() {
@@ -37,9 +40,11 @@ export class Stepper {
     this.show(null);
   }
 
-  /** Replay `table`'s Backward, starting after its last step; hidden when it had none,
-   *  and saying why when it cannot be replayed. */
+  /** Replay `table`'s Backward, from its first step, or where the stepper was in the
+   *  table of that name before; hidden when it had none, and saying why when it cannot
+   *  be replayed. */
   show(table) {
+    const kept = table?.title === this.table?.title && this.table?.steps ? this.position : 0;
     this.table = table;
     this.steps = table?.steps ?? [];
     this.root.hidden = !table || (table.root === null && table.noSteps === null);
@@ -54,21 +59,21 @@ export class Stepper {
       return;
     }
     this.reached = this.steps.map((s) => s.node);
-    this.go(this.steps.length, false);
+    this.go(kept);
   }
 
-  /** Move to `position`; `replaying` false shows Backward's end without naming a step. */
-  go(position, replaying = true) {
+  /** Move to `position`. */
+  go(position) {
     const n = this.steps.length;
     this.position = Math.max(0, Math.min(n, position));
     const p = this.position;
-    const step = replaying ? this.steps[p - 1] : undefined;
+    const step = this.steps[p - 1];
     this.buttons.first.disabled = this.buttons.previous.disabled = p === 0;
     this.buttons.next.disabled = this.buttons.last.disabled = p === n;
     this.root.dataset.step = String(p);
     if (step) this.root.dataset.node = String(step.node);
     else delete this.root.dataset.node;
-    this.explain(step, replaying);
+    this.explain(step);
     this.onStep({
       grads: this.gradsAt(p),
       current: step ? step.node : null,
@@ -89,25 +94,22 @@ export class Stepper {
     return grads;
   }
 
-  explain(step, replaying) {
+  explain(step) {
     const n = this.steps.length;
     const t = this.table;
-    const name = (i) => t.label[i] ?? `#${i}`;
-    if (!replaying) {
-      this.where.textContent = `Backward(${name(t.root)}) visited ${n} nodes. Replay it: First, then Next (or ← and →).`;
-      this.terms.replaceChildren();
-      return;
-    }
+    const name = (i) => nodeName(t, i);
     if (!step) {
       this.where.textContent = `Before step 1 of ${n}: Backward zeroes the grads of the ${n} nodes ` +
-        `${name(t.root)} depends on and sets ${name(t.root)}.grad = 1.`;
+        `${name(t.root)} depends on and sets ${name(t.root)}.grad = 1. Next ▶ visits them one by one.`;
       this.terms.replaceChildren();
       return;
     }
     const i = step.node;
-    const what = step.terms.length ? `${t.op[i]} passes its grad back to its operands:` : "a leaf: nothing to pass back.";
-    this.where.textContent = `Step ${this.position} of ${n}: node ${i} (${name(i)}), ${what}`;
-    this.terms.replaceChildren(...step.terms.map((term) => element("li", { textContent: term.text })));
+    const op = `op ${opText(t.op[i])}`;
+    const what = isLeaf(t.op[i]) ? `${op}: a leaf, nothing to pass back.` : `${op} passes its grad back to its operands:`;
+    const last = this.position === n ? " That was the last: these are Backward's grads." : "";
+    this.where.textContent = `Step ${this.position} of ${n}: node ${i} (${name(i)}), ${what}${last}`;
+    this.terms.replaceChildren(...step.terms.map(termItem));
   }
 
   onKey(event) {
@@ -119,4 +121,12 @@ export class Stepper {
     else return;
     event.preventDefault();
   }
+}
+
+/** A chain-rule term, its numbers written as the table writes them, each whole on hover. */
+function termItem(term) {
+  const number = (x) => element("span", { className: "number", textContent: shortNumber(x), title: fullNumber(x) });
+  return element("li", {}, [
+    `${term.rule} = `, number(term.upstream), " * ", number(term.local), " = ", number(term.value),
+  ]);
 }

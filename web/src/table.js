@@ -2,23 +2,26 @@
 // drawn as a real <table> whose body holds only the rows in view (plus a
 // margin), so a 100,000-node graph scrolls without building 100,000 rows.
 // A row can be selected (click, or arrow keys in the table); grads are shaded
-// by sign and size; values that differ from the previous run's table of the
-// same name are marked. A data or grad that is not a number shows as its text,
+// by sign and size; values that differ from the table of the same name of the
+// last run that ended without error are marked (when this run did too). With no
+// table, a note says why (set by the playground: no graph, or nothing ran). A data or grad that is not a number shows as its text,
 // marked, and the table's notes (the runner's) say what it shows otherwise than the
 // graph holds it.
 
 import { element } from "./dom.js";
-import { fullNumber, shortNumber } from "./format.js";
+import { fullNumber, nodeName, opText, shortNumber } from "./format.js";
 import { gradScale, shade } from "./grad-scale.js";
 
 const ROW_PX = 28;
 const MARGIN_ROWS = 20;
 const COLUMNS = ["index", "label", "op", "data", "grad"];
+// Errors Python finds before running any of the code.
+const COMPILE_ERRORS = new Set(["SyntaxError", "IndentationError", "TabError"]);
 
 export class TablePanel {
   constructor() {
     this.tables = [];
-    this.previous = new Map();
+    this.previous = new Map(); // the tables of the last run that ended without error, by title
     this.onSelect = () => {}; // (node index) when the learner selects a row
     this.marks = { selected: null, current: null, targets: new Set() };
     this.picker = element("select", { className: "picker", ariaLabel: "Graph to show" });
@@ -31,7 +34,7 @@ export class TablePanel {
     this.scroller.style.setProperty("--row-px", `${ROW_PX}px`);
     this.scroller.setAttribute("role", "region");
     this.scroller.setAttribute("aria-label", "Nodes");
-    this.empty = element("p", { className: "empty", textContent: "Run the code to see its graphs' nodes here." });
+    this.empty = element("p", { className: "empty" });
     this.notes = element("ul", { className: "table-notes" });
     this.root = element("div", { className: "tables" }, [
       element("div", { className: "table-bar" }, [this.picker, this.count]),
@@ -60,10 +63,15 @@ export class TablePanel {
     this.setTables([]);
   }
 
-  /** Replace the tables with a run's; keeps the selected title when it is still there. */
-  setTables(tables) {
+  /** Replace the tables with a run's; keeps the selected title when it is still there.
+   *  `complete`: the run ended without error, so its values are compared with the last such
+   *  run's (a run cut short leaves graphs half made, which would all look changed);
+   *  `empty`: what to say when there is no table. */
+  setTables(tables, { complete = true, empty = "" } = {}) {
     const previous = this.tables[Number(this.picker.value)]?.title;
-    if (this.tables.length) this.previous = new Map(this.tables.map((t) => [t.title, t]));
+    this.comparing = complete ? this.previous : new Map();
+    if (complete) this.previous = new Map(tables.map((t) => [t.title, t]));
+    this.empty.textContent = empty;
     this.tables = tables;
     this.picker.replaceChildren(
       ...tables.map((t, i) => element("option", { value: String(i), textContent: `${t.title} (${nodes(t.count)})` })),
@@ -76,7 +84,7 @@ export class TablePanel {
   select(index) {
     this.current = this.tables[index];
     this.picker.value = String(index);
-    this.before = this.previous.get(this.current?.title);
+    this.before = this.comparing?.get(this.current?.title);
     this.grads = this.current?.grad;
     this.top = gradScale(this.grads ?? []);
     this.marks = { selected: null, current: null, targets: new Set() };
@@ -155,8 +163,8 @@ export class TablePanel {
     shade(grad, this.grads[i], this.top);
     const tr = element("tr", {}, [
       element("th", { scope: "row", textContent: String(i) }),
-      element("td", { className: "label", textContent: t.label[i] ?? "", title: t.fullLabel?.[i] ?? "" }),
-      element("td", { className: "op", textContent: t.op[i] }),
+      label(t, i),
+      element("td", { className: "op", textContent: opText(t.op[i]) }),
       number(t.data[i], "data", t.notNumbers.data[i]),
       grad,
     ]);
@@ -178,6 +186,24 @@ export class TablePanel {
     if (!b) return false;
     return i >= b.count || b.op[i] !== t.op[i] || b.data[i] !== t.data[i] || b.grad[i] !== t.grad[i];
   }
+}
+
+/** The label cell: the label, or the node's name by index, marked as such. */
+function label(t, i) {
+  if (t.label[i]) return element("td", { className: "label", textContent: t.label[i], title: t.fullLabel?.[i] ?? "" });
+  const name = nodeName(t, i);
+  return element("td", { className: "label unlabelled", textContent: name, title: `no label: ${name} is node ${i}` });
+}
+
+/** What the nodes panel says when a run left no graph: why, in the run's own terms. */
+export function noGraphNote({ status, error, line }) {
+  if (status === "stopped") return "Stopped before the code made a graph.";
+  if (status !== "error") return "This code made no graph.";
+  const text = (error ?? "").trim();
+  const kind = /^\w+/.exec(text.split("\n").at(-1))?.[0] ?? "An error";
+  const where = line ? ` on line ${line}` : "";
+  if (COMPILE_ERRORS.has(kind) && !/, in </.test(text)) return `${kind}${where}: nothing ran.`;
+  return `${kind}${where}, before the code made a graph.`;
 }
 
 function nodes(count) {
