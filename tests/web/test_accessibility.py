@@ -24,10 +24,10 @@ from .test_graph import (
     step_button,
     stepper,
 )
+from .test_loading import delay_bar, run_at_once, slow_link
 
 AXE = build.WEB / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-from .test_loading import delay_bar, run_at_once, slow_link
 EXAMPLE_WITH_BACKWARD = (build.WEB / "src" / "example.py").read_text(encoding="utf-8")
 
 
