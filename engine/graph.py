@@ -440,8 +440,10 @@ def note_line(g: Any, index: int, count: int = 1) -> None:
     line = next(_lines, None)  # None too once a Stop ended the generator mid-run
     lines = getattr(g, "lines", None)
     if line is not None and isinstance(lines, dict):
-        for i in range(index, index + count):
-            lines[i] = line
+        if count == 1:  # an op's one node
+            lines[index] = line
+        else:
+            lines.update(dict.fromkeys(range(index, index + count), line))
 
 
 def as_float(x: Any, what: str) -> float:
