@@ -38,6 +38,7 @@ from micrograd import engine as mg  # noqa: E402
 from micrograd import nn as mgnn  # noqa: E402
 
 from engine import Backward, Graph, Handle, MakeValue, VAdd, VMul, VRelu  # noqa: E402
+from engine.graph import record_lines  # noqa: E402
 from engine.nn import MLP  # noqa: E402
 from examples.moons import make_moons  # noqa: E402
 
@@ -47,6 +48,8 @@ STEPS_PER_ROUND = 3
 CHAIN = 1_000_000
 TARGETS = {"CPython": {False: 3, True: 20}, "Pyodide": {False: 3, True: 8}}
 """How many times faster than micrograd a step is meant to be, collector off and on."""
+TARGETS_FOR = ("nn", "course")
+"""The workloads TARGETS are for (noting lines is the playground's extra, on top)."""
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -124,6 +127,23 @@ class CourseStep:
 
     def nodes(self) -> int:
         return len(self.g.nodes) - self.n_params
+
+
+class Noted:
+    """A step whose nodes each note the line of this file that made them, as the
+    playground's nodes note the learner's (engine.graph.record_lines)."""
+
+    def __call__(self) -> Any:
+        with record_lines(__file__):
+            return super().__call__()
+
+
+class NotedOurStep(Noted, OurStep):
+    pass
+
+
+class NotedCourseStep(Noted, CourseStep):
+    pass
 
 
 class MicrogradStep:
@@ -229,8 +249,11 @@ def micrograd_chain() -> str:
     return "ok"
 
 
-WORKLOADS = {"nn": "engine.nn.MLP", "course": "op by op"}
-"""Each step's name in the table: OurStep's, CourseStep's."""
+STEPS = {"nn": OurStep, "nn noted": NotedOurStep, "course": CourseStep,
+         "course noted": NotedCourseStep}
+WORKLOADS = {"nn": "engine.nn.MLP", "nn noted": "engine.nn.MLP, lines noted",
+             "course": "op by op", "course noted": "op by op, lines noted"}
+"""Each step's name in the table."""
 
 
 def measure_steps() -> dict[str, Any]:
@@ -241,7 +264,8 @@ def measure_steps() -> dict[str, Any]:
         "python": f"{'Pyodide' if sys.platform == 'emscripten' else 'CPython'} "
                   f"{sys.version.split()[0]}",
     }
-    for name, step in (("nn", OurStep(*data)), ("course", CourseStep(*data))):
+    for name, make in STEPS.items():
+        step = make(*data)
         times = {"on" if collector else "off": step_times(step, theirs, collector)
                  for collector in (False, True)}
         results[name] = {"nodes": step.nodes(), "times": times}
@@ -282,7 +306,7 @@ def print_steps(runs: list[dict[str, Any]]) -> None:
           f"nodes; {runs[0]['micrograd nodes']:,} in micrograd), median of "
           f"{ROUNDS * STEPS_PER_ROUND} steps: micrograd's CPU time / the engine's "
           f"(engine / micrograd ms)")
-    print(f"   {'':<31}" + "".join(f"{run['python']:<24}" for run in runs) + "target")
+    print(f"   {'':<38}" + "".join(f"{run['python']:<24}" for run in runs) + "target")
     for name, label in WORKLOADS.items():
         for collector in ("off", "on"):
             cells = []
@@ -292,11 +316,12 @@ def print_steps(runs: list[dict[str, Any]]) -> None:
                 cells.append(f"{ratio:<24}")
             targets = {TARGETS[kind][collector == "on"]: kind for kind in TARGETS}
             target = ", ".join(f">= {t}x" + (f" {kind}" if len(targets) > 1 else "")
-                               for t, kind in targets.items())
-            print(f"   {f'{label}, collector {collector}':<31}" + "".join(cells) + target,
+                               for t, kind in targets.items()) if name in TARGETS_FOR else ""
+            print(f"   {f'{label}, collector {collector}':<38}" + "".join(cells) + target,
                   flush=True)
     print("   (op by op: a MakeValue, VAdd, VMul or VRelu call per node, as the course "
-          "writes code)")
+          "writes code;\n   lines noted: each node also notes the line that made it, as in "
+          "the playground, where no target applies)")
 
 
 def main() -> None:

@@ -434,12 +434,16 @@ def _learner_lines() -> Iterator[int | None]:
 _lines = _learner_lines()
 
 
-def note_line(g: Any, index: int) -> None:
-    """Note the learner's line that made node `index` (called by the function that pushed it)."""
+def note_line(g: Any, index: int, count: int = 1) -> None:
+    """Note the learner's line that made node `index`, and the `count - 1` nodes after it
+    (called by the function that pushed them: one walk up the stack for all of them)."""
     line = next(_lines, None)  # None too once a Stop ended the generator mid-run
     lines = getattr(g, "lines", None)
     if line is not None and isinstance(lines, dict):
-        lines[index] = line
+        if count == 1:  # an op's one node
+            lines[index] = line
+        else:
+            lines.update(dict.fromkeys(range(index, index + count), line))
 
 
 def as_float(x: Any, what: str) -> float:

@@ -34,7 +34,6 @@ class Neuron:
         start = n = len(data)
         act = self.b
         total = data[act]
-        recording = graph._source_file is not None
         for wi, xi in zip(self.w, x, strict=True):
             if not (type(wi) is int and type(xi) is int and 0 <= wi < n and 0 <= xi < n):
                 g._truncate(start)
@@ -49,11 +48,10 @@ class Neuron:
             firsts.append(act)
             seconds.append(xi)
             seconds.append(n)
-            if recording:
-                note_line(g, n)
-                note_line(g, n + 1)
             act = n + 1
             n += 2
+        if graph._source_file is not None:
+            note_line(g, start, n - start)
         return VRelu(g, act) if self.nonlin else act
 
     def parameters(self) -> list[int]:

@@ -42,6 +42,20 @@ def test_nodes_made_deep_inside_the_engine_note_the_learners_call():
     assert len(g.lines) == len(g.nodes)
 
 
+def test_a_neuron_notes_its_whole_sum_with_the_line_that_called_it():
+    code = ("import random\nfrom engine import MakeValue\nfrom engine.nn import Neuron\n"
+            "x = [MakeValue(g, 0.5), MakeValue(g, -1.0), MakeValue(g, 2.0)]\n"
+            "neuron = Neuron(g, 3, rng=random.Random(0))\n"
+            "out = neuron(x)\n")
+    g = Graph()
+    namespace = {"__file__": "<playground>", "g": g}
+    with record_lines("<playground>"):
+        exec(compile(code, "<playground>", "exec"), namespace)
+    first = namespace["out"] - 6  # three products, three running sums, then the relu
+    assert g.lines == {0: 4, 1: 4, 2: 4, **dict.fromkeys(range(3, first), 5),
+                       **dict.fromkeys(range(first, first + 7), 6)}
+
+
 def test_nothing_is_noted_outside_the_learners_code_or_when_not_recording():
     g = run_learner_code()
     assert g.lines == {}
