@@ -346,6 +346,10 @@ class Graph:
         del self._data[n:], self._grad[n:], self._kind[n:], self._a[n:], self._b[n:]
         for i in [i for i in self._label if i >= n]:
             del self._label[i]
+        lines = getattr(self, "lines", None)  # the learner's to change: maybe not a dict now
+        if isinstance(lines, dict):
+            for i in [i for i in lines if type(i) is int and i >= n]:
+                del lines[i]
 
     def __len__(self) -> int:
         return len(self._data)

@@ -56,6 +56,15 @@ def test_a_neuron_notes_its_whole_sum_with_the_line_that_called_it():
                        **dict.fromkeys(range(first, first + 7), 6)}
 
 
+def test_deleted_nodes_take_their_lines_with_them():
+    with record_lines("<playground>"):
+        g = run_learner_code()
+    del g.nodes[2:]
+    assert g.lines == {0: 3, 1: 6}
+    MakeValue(g, 7.0)  # made outside the learner's code: no line, not node 2's old one
+    assert [r["line"] for r in rows(g)] == [3, 6, None]
+
+
 def test_nothing_is_noted_outside_the_learners_code_or_when_not_recording():
     g = run_learner_code()
     assert g.lines == {}
