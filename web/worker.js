@@ -463,7 +463,23 @@ async function handle(data, page) {
     post(page, { type: "pong", id: data.id });
     // The standard library put back while the page shows the result (which counts
     // from the pong on), before the next run, which the page sends only after it.
-    tidy();
+    putBack();
+  }
+}
+
+/**
+ * tidy(), through a Stop's late interrupt: the page writes it until the pong reaches it.
+ * tidy() goes on through one that lands inside it; one that lands as it is called
+ * raises before it starts, and it is called again.
+ */
+function putBack() {
+  for (;;) {
+    if (interrupt) interrupt[0] = 0;
+    try {
+      return tidy();
+    } catch (error) {
+      if (error?.type !== "KeyboardInterrupt") throw error;
+    }
   }
 }
 

@@ -85,6 +85,8 @@ class Playground:
 
     def start(self, code: str | None = None) -> None:
         """Press Run (after putting `code` in the editor), without waiting for the run to end."""
+        # The element is defined once embed.js has loaded, which a page load may not wait for.
+        self.wait_for("loading", "ready", *FINAL_STATES)
         if code is not None:
             self.code = code
         self.button("Run").click()
