@@ -5,6 +5,9 @@ import base64
 
 from tests.web.conftest import RUN_MS, set_deadlines
 
+# A debounce longer than the few keys of an edit take, so that only the edited code runs,
+# not the half-typed line between (a SyntaxError run of its own).
+EDITING_MS = 1000
 LOOP = "import time\nn = 1\nwhile n:\n    time.sleep(0.01)\nprint('done', n)\n"
 
 
@@ -130,7 +133,7 @@ def test_a_click_on_a_number_puts_the_cursor_there(playground):
 
 
 def test_a_newer_edit_replaces_a_live_run_still_in_flight(playground):
-    set_deadlines(playground.page, liveRunMs=600_000)
+    set_deadlines(playground.page, liveRunMs=600_000, liveDebounceMs=EDITING_MS)
     playground.code = LOOP  # set by the page: not run
     put_cursor_after(playground, "n = ")
     playground.page.keyboard.press("Delete")
@@ -146,7 +149,7 @@ def test_a_newer_edit_replaces_a_live_run_still_in_flight(playground):
 
 
 def test_a_live_run_that_takes_too_long_is_stopped_and_live_runs_pause(playground):
-    set_deadlines(playground.page, liveRunMs=300)
+    set_deadlines(playground.page, liveRunMs=300, liveDebounceMs=EDITING_MS)
     playground.code = LOOP.replace("n = 1", "n = 0")
     put_cursor_after(playground, "n = ")
     playground.page.keyboard.press("Delete")
@@ -164,7 +167,7 @@ def test_a_live_run_that_takes_too_long_is_stopped_and_live_runs_pause(playgroun
 
 
 def test_stop_pauses_live_runs(playground):
-    set_deadlines(playground.page, liveRunMs=600_000)
+    set_deadlines(playground.page, liveRunMs=600_000, liveDebounceMs=EDITING_MS)
     playground.code = LOOP.replace("n = 1", "n = 0")
     put_cursor_after(playground, "n = ")
     playground.page.keyboard.press("Delete")
