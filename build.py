@@ -428,7 +428,7 @@ def add_sizes() -> None:
     """Give site.json the size of each file Python's start may download, by its path in
     dist/: the worker counts the bytes that arrive towards them, for the page's progress
     bar."""
-    manifest = json.loads((DIST / "site.json").read_text())
+    manifest = json.loads((DIST / "site.json").read_text(encoding="utf-8"))
     paths = [*(f"pyodide/{name}" for name in PYODIDE_FILES), manifest["engine"],
              *manifest["runner"]["files"], manifest["snapshot"]["memory"],
              manifest["snapshot"]["files"]]

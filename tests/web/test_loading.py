@@ -94,7 +94,7 @@ def open_slowly(new_context, url: str, bar_after_ms: int = 0, run: int | None = 
 
 
 def restore_megabytes() -> str:
-    sizes = json.loads((build.DIST / "site.json").read_text())["sizes"]
+    sizes = json.loads((build.DIST / "site.json").read_text(encoding="utf-8"))["sizes"]
     return f"{sum(sizes[path] for path in RESTORE_FILES) / 1e6:.1f}"
 
 
