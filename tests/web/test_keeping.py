@@ -145,16 +145,22 @@ def test_a_links_code_opens_beside_the_learners_own_and_never_over_it(playground
     assert not switch(plain).is_visible()
 
 
-def test_an_edited_links_code_is_kept_as_a_draft_beside_the_learners_own(playground, site):
-    context = playground.page.context
+def friends_code_edited_in_a_tab(playground, site):
+    """The learner's own code saved, then a friend's link opened in a tab and edited
+    there: that tab's playground."""
     type_code(playground, MINE)
     saved(playground, MINE)
-    linked = open_tab(context, f"{site}#code={encoded(FRIENDS)}")
+    linked = open_tab(playground.page.context, f"{site}#code={encoded(FRIENDS)}")
     type_code(linked, "print('the friend's code, edited')")
     draft_saved(linked, "print('the friend's code, edited')")
+    return linked
+
+
+def test_an_edited_links_code_is_kept_as_a_draft_beside_the_learners_own(playground, site):
+    linked = friends_code_edited_in_a_tab(playground, site)
     close(linked)
 
-    plain = open_tab(context, site)
+    plain = open_tab(playground.page.context, site)
     assert plain.code == MINE
     options = switch(plain).locator("option").all_inner_texts()
     assert options[1].startswith("Code from a link (edited, saved")
@@ -256,12 +262,7 @@ def test_a_tab_on_a_link_keeps_that_links_code_when_another_tab_edits_another_li
 def test_a_reload_after_editing_a_links_code_shows_the_edit_and_the_next_keystroke_keeps_it(
     playground, site
 ):
-    context = playground.page.context
-    type_code(playground, MINE)
-    saved(playground, MINE)
-    linked = open_tab(context, f"{site}#code={encoded(FRIENDS)}")
-    type_code(linked, "print('the friend's code, edited')")
-    draft_saved(linked, "print('the friend's code, edited')")
+    linked = friends_code_edited_in_a_tab(playground, site)
     linked.page.reload()
     linked.wait_for("ready")
     assert linked.code == "print('the friend's code, edited')"

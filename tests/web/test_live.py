@@ -132,12 +132,17 @@ def test_a_click_on_a_number_puts_the_cursor_there(playground):
     assert "MakeValue(g, 10.0," in playground.code
 
 
-def test_a_newer_edit_replaces_a_live_run_still_in_flight(playground):
-    set_deadlines(playground.page, liveRunMs=600_000, liveDebounceMs=EDITING_MS)
-    playground.code = LOOP  # set by the page: not run
+def loop_edited(playground, n: str) -> None:
+    """LOOP with n = 0 put in by the page (not run), then n edited to `n` by the learner."""
+    playground.code = LOOP.replace("n = 1", "n = 0")
     put_cursor_after(playground, "n = ")
     playground.page.keyboard.press("Delete")
-    playground.page.keyboard.type("2")  # loops
+    playground.page.keyboard.type(n)
+
+
+def test_a_newer_edit_replaces_a_live_run_still_in_flight(playground):
+    set_deadlines(playground.page, liveRunMs=600_000, liveDebounceMs=EDITING_MS)
+    loop_edited(playground, "2")  # loops
     playground.wait_for_output("")  # nothing to print while it loops
     playground.page.wait_for_function(
         "() => document.querySelector('autograd-playground').dataset.state === 'running'")
@@ -150,10 +155,7 @@ def test_a_newer_edit_replaces_a_live_run_still_in_flight(playground):
 
 def test_a_live_run_that_takes_too_long_is_stopped_and_live_runs_pause(playground):
     set_deadlines(playground.page, liveRunMs=300, liveDebounceMs=EDITING_MS)
-    playground.code = LOOP.replace("n = 1", "n = 0")
-    put_cursor_after(playground, "n = ")
-    playground.page.keyboard.press("Delete")
-    playground.page.keyboard.type("1")
+    loop_edited(playground, "1")
     assert playground.wait_for("stopped", "error", timeout=RUN_MS) in ("stopped", "error")
     note = playground.element.locator(".live-note")
     assert "paused" in note.inner_text() and "Press Run" in note.inner_text()
@@ -168,10 +170,7 @@ def test_a_live_run_that_takes_too_long_is_stopped_and_live_runs_pause(playgroun
 
 def test_stop_pauses_live_runs(playground):
     set_deadlines(playground.page, liveRunMs=600_000, liveDebounceMs=EDITING_MS)
-    playground.code = LOOP.replace("n = 1", "n = 0")
-    put_cursor_after(playground, "n = ")
-    playground.page.keyboard.press("Delete")
-    playground.page.keyboard.type("1")
+    loop_edited(playground, "1")
     playground.page.wait_for_function(
         "() => document.querySelector('autograd-playground').dataset.state === 'running'")
     playground.button("Stop").click()
