@@ -1,4 +1,4 @@
-"""Picture the page for the README: the chapter's example run, and two steps into
+"""Picture the page for the docs (docs/): the chapter's example run, and two steps into
 replaying its Backward; and the first screen a learner meets, before and after Run, on a
 laptop (1280x800) and a phone (390x844).
 

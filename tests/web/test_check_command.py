@@ -131,7 +131,7 @@ def test_python_that_has_not_started_by_the_boot_deadline_fails_each_playground(
 
 
 # An exercise whose check fails: the playground's code sets c to 9, its author's check
-# asks for 10 (see the README's exercises).
+# asks for 10 (see the exercises in docs/authoring.md).
 FAILED_CHECK = (
     '<autograd-playground id="exercise" timeout="{timeout}">\n    c = 9\n'
     '  <script type="text/x-python" data-role="check">\n'

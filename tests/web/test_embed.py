@@ -17,7 +17,7 @@ import build
 from tests.web.conftest import NEVER_MS, set_deadlines
 from tests.web.pages import PlaygroundAt, course_page, playground, wait_for_all
 
-README = Path(__file__).parents[2] / "README.md"
+GUIDE = Path(__file__).parents[2] / "docs" / "authoring.md"  # the authoring guide
 LOOP = "print('looping')\nwhile True:\n    pass\n"
 CHAPTER_DATA = ["2.0", "-3.0", "10.0", "-6.0", "4.0", "0.999329"]
 
@@ -115,22 +115,22 @@ def test_a_course_page_on_another_origin_embeds_the_site(pages, site, new_page, 
 
 
 def host_snippet() -> str:
-    """The few lines the README tells a host page to add for the iframe variant."""
-    blocks = re.findall(r"```html\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    """The few lines the authoring guide tells a host page to add for the iframe variant."""
+    blocks = re.findall(r"```html\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S)
     (block,) = [b for b in blocks if "autograd-playground:height" in b]
     return re.search(r"<script>.*</script>", block, re.S).group(0)
 
 
-def readme_frame_parameters() -> str:
-    """The URL parameters of the README's iframe example."""
-    return re.search(r'src="[^"]*embed\.html\?([^#"]*)#code=', README.read_text(
+def guide_frame_parameters() -> str:
+    """The URL parameters of the authoring guide's iframe example."""
+    return re.search(r'src="[^"]*embed\.html\?([^#"]*)#code=', GUIDE.read_text(
         encoding="utf-8")).group(1)
 
 
 def test_the_iframe_variant_grows_to_its_content(pages, site, new_page):
     code = "from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, 1.5, label='x')\n"
     fragment = base64.urlsafe_b64encode(code.encode()).decode().rstrip("=")
-    parameters = readme_frame_parameters()
+    parameters = guide_frame_parameters()
     assert parameters == "timeout=10&hide-table"
     frame_tag = (
         f'<iframe class="autograd-playground" title="Python playground" '
