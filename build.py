@@ -4,6 +4,7 @@
     python build.py serve [--port N] [--no-isolation]
                                     build, then serve dist/ on localhost
     python build.py dist            build dist/, then the authors' package's wheel
+    python build.py docs            build docs/ into a static site in build/docs-site/
     python build.py test            install the test tools, build, run ruff and pytest
                                     (tests/engine in Pyodide under Node too)
     python build.py screenshot      build, then write docs/screenshot.png and docs/graph.png
@@ -61,6 +62,12 @@ BUILD = ROOT / "build"
 # The authors' package: its source, and where its wheel is written.
 PACKAGE = WEB / "autograd_playground"
 PACKAGES = BUILD / "packages"
+# Venvs each holding the authors' wheel and one docs tool, at the pins of DOCS_TOOLS.
+DOCS_TOOLS = ROOT / "tests" / "docs-tools.txt"
+TOOL_VENVS = BUILD / "authoring"
+# This project's documentation: its MkDocs config, and where its site is built.
+DOCS_CONFIG = ROOT / "mkdocs.yml"
+DOCS_SITE = BUILD / "docs-site"
 VENV = ROOT / ".venv"
 # How the tests and benchmarks start Chromium.
 CHROMIUM_ARGS = chromium.CHROMIUM_ARGS
@@ -103,10 +110,11 @@ LEFT_OUT_IN_PYODIDE = {
 }
 
 
-def run(*cmd: str | Path, cwd: Path = ROOT) -> None:
-    """Run a command, echoing it, and stop the build if it fails."""
+def run(*cmd: str | Path, cwd: Path = ROOT, env: dict[str, str] | None = None) -> None:
+    """Run a command (with `env` added to the environment), echoing it, and stop the
+    build if it fails."""
     print("+", " ".join(str(c) for c in cmd), flush=True)
-    if subprocess.call([str(c) for c in cmd], cwd=cwd) != 0:
+    if subprocess.call([str(c) for c in cmd], cwd=cwd, env={**os.environ, **(env or {})}) != 0:
         sys.exit(f"build.py: failed: {' '.join(str(c) for c in cmd)}")
 
 
@@ -259,6 +267,26 @@ def package_wheel(python: Path) -> Path:
     shutil.copy2(WEB / "pyproject.toml", project / "pyproject.toml")
     shutil.copy2(ROOT / "pyproject.toml", project / "engine-pyproject.toml")
     return pip_wheel(python, project, PACKAGES)
+
+
+def docs_venv(name: str, wheel: Path, tools: list[str], extras: str = "") -> Path:
+    """A venv with the wheel (with its `extras`, e.g. "check") and the docs `tools` (at
+    their pins in DOCS_TOOLS) and nothing else; its folder's bin (or Scripts) directory.
+    It is made again only when the wheel, the pins or the tools change: its folder under
+    TOOL_VENVS is named by their hash."""
+    package = f"{wheel}[{extras}]" if extras else str(wheel)
+    digest = hashlib.sha256(wheel.read_bytes() + DOCS_TOOLS.read_bytes()
+                            + " ".join([*tools, extras]).encode())
+    folder = TOOL_VENVS / f"{name}-{digest.hexdigest()[:16]}"
+    scripts = folder / ("Scripts" if system() == "win32" else "bin")
+    if (folder / "complete").exists():
+        return scripts
+    for old in TOOL_VENVS.glob(f"{name}-*"):
+        shutil.rmtree(old)
+    venv.create(folder, with_pip=True)
+    run(scripts / "python", "-m", "pip", "install", "--quiet", "-c", DOCS_TOOLS, package, *tools)
+    (folder / "complete").touch()
+    return scripts
 
 
 def pyodide_wheels(python: Path, requirements: Path, out: Path) -> list[Path]:
@@ -449,6 +477,29 @@ def build() -> None:
     print(f"built {DIST}")
 
 
+def built() -> None:
+    """dist/ as the sources are: built unless its site.json names this build already,
+    so that building the docs leaves alone a dist/ that is being served."""
+    site = DIST / "site.json"
+    if not site.exists() or json.loads(site.read_text(encoding="utf-8")).get(
+            "build") != build_id():
+        build()
+
+
+def docs() -> Path:
+    """Build docs/ into DOCS_SITE with MkDocs and Material, in a venv beside the authors'
+    wheel, whose plugin makes the pages' playgrounds live. Strict: a broken link or a
+    wrong playground option stops the build. Returns the site's folder."""
+    built()
+    scripts = docs_venv("mkdocs", package_wheel(venv_python()), ["mkdocs", "mkdocs-material"])
+    fresh_folder(DOCS_SITE)
+    # NO_MKDOCS_2_WARNING: Material's notice about MkDocs 2, which this build does not use.
+    run(scripts / "python", "-m", "mkdocs", "build", "--strict", "-f", DOCS_CONFIG,
+        "-d", DOCS_SITE, env={"NO_MKDOCS_2_WARNING": "1"})
+    print(f"built {DOCS_SITE}")
+    return DOCS_SITE
+
+
 def start_server(isolation: bool = True) -> tuple[Server, str]:
     """Serve the built dist/ quietly from a background thread; returns the server and its
     base URL. The tests use it too."""
@@ -520,6 +571,8 @@ def main() -> None:
     )
     commands.add_parser("dist", help="build dist/, then the authors' wheel from it into "
                         f"{PACKAGES.relative_to(ROOT).as_posix()}/")
+    commands.add_parser("docs", help="build docs/ into a static site in "
+                        f"{DOCS_SITE.relative_to(ROOT).as_posix()}/")
     commands.add_parser("test", help="install the test tools, build, run ruff and pytest")
     commands.add_parser(
         "screenshot", help="build, then write docs/screenshot.png and docs/graph.png"
@@ -531,6 +584,8 @@ def main() -> None:
     elif args.command == "dist":
         build()
         print(f"built {package_wheel(venv_python())}")
+    elif args.command == "docs":
+        docs()
     elif args.command == "test":
         test()
     elif args.command == "screenshot":

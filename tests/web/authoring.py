@@ -2,28 +2,24 @@
 tool, the example courses they build, and running every playground of a page.
 
 Each docs tool gets a venv of its own under build/authoring/ with nothing but the
-wheel and the tool (pinned in tests/docs-tools.txt). A venv is made again only when
-the wheel or the pins change: its folder is named by their hash.
+wheel and the tool (pinned in tests/docs-tools.txt): build.docs_venv, which
+`python build.py docs` makes its venv with too.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import shutil
 import subprocess
-import venv
 from pathlib import Path
 
 from playwright.sync_api import Page
 
 import build
 from autograd_playground.element import ATTRIBUTES
+from build import docs_venv as docs_venv  # the authoring tests' venvs
 from tests.web.conftest import BOOT_MS, FINAL_STATES, RUN_MS
 
 COURSES = build.ROOT / "examples" / "courses"
-PINS = build.ROOT / "tests" / "docs-tools.txt"
-VENVS = build.BUILD / "authoring"
 
 
 @functools.cache
@@ -32,25 +28,6 @@ def authors_wheel() -> Path:
     if not (build.DIST / "index.html").exists():
         raise FileNotFoundError(f"{build.DIST} is not built: run `python build.py` first")
     return build.package_wheel(build.venv_python())
-
-
-def docs_venv(name: str, wheel: Path, tools: list[str], extras: str = "") -> Path:
-    """A venv with the wheel (with its `extras`, e.g. "check") and the docs `tools` (at
-    their pins) and nothing else; its folder's bin (or Scripts) directory."""
-    package = f"{wheel}[{extras}]" if extras else wheel
-    digest = hashlib.sha256(wheel.read_bytes() + PINS.read_bytes()
-                            + " ".join([*tools, extras]).encode())
-    folder = VENVS / f"{name}-{digest.hexdigest()[:16]}"
-    scripts = folder / ("Scripts" if build.system() == "win32" else "bin")
-    if (folder / "complete").exists():
-        return scripts
-    for old in VENVS.glob(f"{name}-*"):
-        shutil.rmtree(old)
-    venv.create(folder, with_pip=True)
-    subprocess.run([scripts / "python", "-m", "pip", "install", "--quiet", "-c", PINS, package,
-                    *tools], check=True)
-    (folder / "complete").touch()
-    return scripts
 
 
 def run_every_playground(page: Page) -> dict[str, dict]:
