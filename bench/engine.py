@@ -38,7 +38,7 @@ from micrograd import engine as mg  # noqa: E402
 from micrograd import nn as mgnn  # noqa: E402
 
 from engine import Backward, Graph, Handle, MakeValue, VAdd, VMul, VRelu  # noqa: E402
-from engine.graph import record_lines  # noqa: E402
+from engine.lines import record_lines  # noqa: E402
 from engine.nn import MLP  # noqa: E402
 from examples.moons import make_moons  # noqa: E402
 
@@ -131,10 +131,10 @@ class CourseStep:
 
 class Noted:
     """A step whose nodes each note the line of this file that made them, as the
-    playground's nodes note the learner's (engine.graph.record_lines)."""
+    playground's nodes note the learner's (engine.lines.record_lines)."""
 
     def __call__(self) -> Any:
-        with record_lines(__file__):
+        with record_lines(super().__call__.__code__):
             return super().__call__()
 
 

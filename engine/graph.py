@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import operator
-import sys
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from numbers import Real
 from typing import TYPE_CHECKING, Any, overload
+
+from . import lines
+from .lines import note_line
 
 if TYPE_CHECKING:
     from .handle import Handle
@@ -346,10 +347,10 @@ class Graph:
         del self._data[n:], self._grad[n:], self._kind[n:], self._a[n:], self._b[n:]
         for i in [i for i in self._label if i >= n]:
             del self._label[i]
-        lines = getattr(self, "lines", None)  # the learner's to change: maybe not a dict now
-        if isinstance(lines, dict):
-            for i in [i for i in lines if type(i) is int and i >= n]:
-                del lines[i]
+        noted = getattr(self, "lines", None)  # the learner's to change: maybe not a dict now
+        if isinstance(noted, dict):
+            for i in [i for i in noted if type(i) is int and i >= n]:
+                del noted[i]
 
     def __len__(self) -> int:
         return len(self._data)
@@ -392,7 +393,7 @@ def MakeValue(g: Graph, x: float, label: str | None = None) -> int:
     g._b.append(None)
     if label is not None:
         g._label[n] = label
-    if _source_file is not None:
+    if lines.recording:
         note_line(g, n)
     return n
 
@@ -400,55 +401,6 @@ def MakeValue(g: Graph, x: float, label: str | None = None) -> int:
 _len = len
 """len for MakeValue, which keys a leaf's label by its index: a learner's code may rebind
 builtins.len, and the label must still land on its node."""
-
-_source_file: str | None = None
-"""The file name `record_lines` notes lines of, or None when it is off; the ops read it
-after pushing a node."""
-
-
-@contextmanager
-def record_lines(filename: str) -> Iterator[None]:
-    """While on, each new node notes in `g.lines` the line of `filename` (a learner's
-    code, run with `__file__` set to that name) that made it, however deep the call.
-    Off, the only cost is one test per node."""
-    global _source_file, _lines
-    previous, _source_file = _source_file, filename
-    _lines = _learner_lines()
-    next(_lines)
-    try:
-        yield
-    finally:
-        _source_file = previous
-
-
-def _learner_lines() -> Iterator[int | None]:
-    """Each time it is resumed, the line of `_source_file` that is running below the
-    node's op, or None. A generator's frame, taken once, links to whoever resumes it:
-    so no node calls sys._getframe, which is audited (PEP 578), and which a playground
-    that watches its code with an audit hook would make twice as slow."""
-    here = sys._getframe()
-    yield None
-    while True:
-        frame = here.f_back.f_back.f_back  # note_line's, then the op's, then its caller's
-        while frame is not None and frame.f_globals.get("__file__") != _source_file:
-            frame = frame.f_back
-        yield None if frame is None else frame.f_lineno
-
-
-_lines = _learner_lines()
-
-
-def note_line(g: Any, index: int, count: int = 1) -> None:
-    """Note the learner's line that made node `index`, and the `count - 1` nodes after it
-    (called by the function that pushed them: one walk up the stack for all of them)."""
-    line = next(_lines, None)  # None too once a Stop ended the generator mid-run
-    lines = getattr(g, "lines", None)
-    if line is not None and isinstance(lines, dict):
-        if count == 1:  # an op's one node
-            lines[index] = line
-        else:
-            lines.update(dict.fromkeys(range(index, index + count), line))
-
 
 def as_float(x: Any, what: str) -> float:
     """x as a float, or an error saying that `what` must be a real number."""

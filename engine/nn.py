@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 
-from . import graph
-from .graph import Graph, MakeValue, bad_operand, note_line
+from . import lines
+from .graph import Graph, MakeValue, bad_operand
+from .lines import note_line
 from .ops import Add, Mul, VRelu
 
 
@@ -50,7 +51,7 @@ class Neuron:
             seconds.append(n)
             act = n + 1
             n += 2
-        if graph._source_file is not None:
+        if lines.recording:
             note_line(g, start, n - start)
         return VRelu(g, act) if self.nonlin else act
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from . import graph
-from .graph import Graph, bad_operand, not_a_graph, note_line, variant
+from . import lines
+from .graph import Graph, bad_operand, not_a_graph, variant
+from .lines import note_line
 
 
 @variant
@@ -42,7 +43,7 @@ def VAdd(g: Graph, a: int, b: int) -> int:
     g._kind.append(Add)
     g._a.append(a)
     g._b.append(b)
-    if graph._source_file is not None:
+    if lines.recording:
         note_line(g, n)
     return n
 
@@ -70,7 +71,7 @@ def VSub(g: Graph, a: int, b: int) -> int:
     g._kind.append(Sub)
     g._a.append(a)
     g._b.append(b)
-    if graph._source_file is not None:
+    if lines.recording:
         note_line(g, n)
     return n
 
@@ -98,7 +99,7 @@ def VMul(g: Graph, a: int, b: int) -> int:
     g._kind.append(Mul)
     g._a.append(a)
     g._b.append(b)
-    if graph._source_file is not None:
+    if lines.recording:
         note_line(g, n)
     return n
 
@@ -129,7 +130,7 @@ def VDiv(g: Graph, a: int, b: int) -> int:
     g._kind.append(Div)
     g._a.append(a)
     g._b.append(b)
-    if graph._source_file is not None:
+    if lines.recording:
         note_line(g, n)
     return n
 
@@ -156,7 +157,7 @@ def VNeg(g: Graph, a: int) -> int:
     g._kind.append(Neg)
     g._a.append(a)
     g._b.append(None)
-    if graph._source_file is not None:
+    if lines.recording:
         note_line(g, n)
     return n
 
@@ -191,7 +192,7 @@ def VPow(g: Graph, a: int, k: float) -> int:
     g._kind.append(Pow)
     g._a.append(a)
     g._b.append(k)
-    if graph._source_file is not None:
+    if lines.recording:
         note_line(g, n)
     return n
 
@@ -223,7 +224,7 @@ def VExp(g: Graph, a: int) -> int:
     g._kind.append(Exp)
     g._a.append(a)
     g._b.append(None)
-    if graph._source_file is not None:
+    if lines.recording:
         note_line(g, n)
     return n
 
@@ -253,7 +254,7 @@ def VLog(g: Graph, a: int) -> int:
     g._kind.append(Log)
     g._a.append(a)
     g._b.append(None)
-    if graph._source_file is not None:
+    if lines.recording:
         note_line(g, n)
     return n
 
@@ -280,7 +281,7 @@ def VTanh(g: Graph, a: int) -> int:
     g._kind.append(Tanh)
     g._a.append(a)
     g._b.append(None)
-    if graph._source_file is not None:
+    if lines.recording:
         note_line(g, n)
     return n
 
@@ -308,7 +309,7 @@ def VRelu(g: Graph, a: int) -> int:
     g._kind.append(Relu)
     g._a.append(a)
     g._b.append(None)
-    if graph._source_file is not None:
+    if lines.recording:
         note_line(g, n)
     return n
 
@@ -341,7 +342,7 @@ def VSigmoid(g: Graph, a: int) -> int:
     g._kind.append(Sigmoid)
     g._a.append(a)
     g._b.append(None)
-    if graph._source_file is not None:
+    if lines.recording:
         note_line(g, n)
     return n
 

@@ -1,9 +1,10 @@
 """While recording, each node notes the line of the learner's code that made it."""
 
 import random
+import sys
 
 from engine import Graph, MakeValue, rows
-from engine.graph import record_lines
+from engine.lines import record_lines
 from engine.nn import MLP
 
 LEARNER_CODE = """\
@@ -20,24 +21,34 @@ h = g.value(1.0) * 3
 """
 
 
+LEARNER_PROGRAM = compile(LEARNER_CODE, "<playground>", "exec")
+
+
 def run_learner_code():
     namespace = {"__file__": "<playground>"}
-    exec(compile(LEARNER_CODE, "<playground>", "exec"), namespace)
+    exec(LEARNER_PROGRAM, namespace)
+    return namespace["g"]
+
+
+def lines_of(code: str, **names) -> Graph:
+    """Run `code` as the playground does, recording; its graph `g`."""
+    program = compile(code, "<playground>", "exec")
+    namespace = {"__file__": "<playground>", "g": Graph(), **names}
+    with record_lines(program):
+        exec(program, namespace)
     return namespace["g"]
 
 
 def test_each_node_notes_the_learners_line_that_made_it():
-    with record_lines("<playground>"):
+    with record_lines(LEARNER_PROGRAM):
         g = run_learner_code()
     assert g.lines == {0: 3, 1: 6, 2: 9, 3: 10, 4: 10, 5: 10}
     assert [r["line"] for r in rows(g)] == [3, 6, 9, 10, 10, 10]
 
 
 def test_nodes_made_deep_inside_the_engine_note_the_learners_call():
-    code = "import random\nfrom engine.nn import MLP\n\nMLP(g, 2, [2], rng=random.Random(0))\n"
-    g = Graph()
-    with record_lines("<playground>"):
-        exec(compile(code, "<playground>", "exec"), {"__file__": "<playground>", "g": g})
+    g = lines_of("import random\nfrom engine.nn import MLP\n\n"
+                 "MLP(g, 2, [2], rng=random.Random(0))\n")
     assert set(g.lines.values()) == {4}
     assert len(g.lines) == len(g.nodes)
 
@@ -47,17 +58,14 @@ def test_a_neuron_notes_its_whole_sum_with_the_line_that_called_it():
             "x = [MakeValue(g, 0.5), MakeValue(g, -1.0), MakeValue(g, 2.0)]\n"
             "neuron = Neuron(g, 3, rng=random.Random(0))\n"
             "out = neuron(x)\n")
-    g = Graph()
-    namespace = {"__file__": "<playground>", "g": g}
-    with record_lines("<playground>"):
-        exec(compile(code, "<playground>", "exec"), namespace)
-    first = namespace["out"] - 6  # three products, three running sums, then the relu
+    g = lines_of(code)
+    first = len(g.nodes) - 7  # three products, three running sums, then the relu
     assert g.lines == {0: 4, 1: 4, 2: 4, **dict.fromkeys(range(3, first), 5),
                        **dict.fromkeys(range(first, first + 7), 6)}
 
 
 def test_deleted_nodes_take_their_lines_with_them():
-    with record_lines("<playground>"):
+    with record_lines(LEARNER_PROGRAM):
         g = run_learner_code()
     del g.nodes[2:]
     assert g.lines == {0: 3, 1: 6}
@@ -69,14 +77,14 @@ def test_nothing_is_noted_outside_the_learners_code_or_when_not_recording():
     g = run_learner_code()
     assert g.lines == {}
     other = Graph()
-    with record_lines("<playground>"):
+    with record_lines(LEARNER_PROGRAM):
         MLP(other, 2, [2], rng=random.Random(0))
         MakeValue(other, 1.0)
     assert other.lines == {}
 
 
 def test_a_copy_keeps_the_lines():
-    with record_lines("<playground>"):
+    with record_lines(LEARNER_PROGRAM):
         g = run_learner_code()
     assert g.copy().lines == g.lines
 
@@ -89,9 +97,84 @@ def test_recording_makes_no_audited_call_per_node():
     events = []
     sys.addaudithook(lambda event, args: events.append(event) if recording else None)
     recording = False
-    with record_lines("<playground>"):
+    with record_lines(LEARNER_PROGRAM):
         recording = True
         g = run_learner_code()
         recording = False
     assert len(g.lines) == 6
     assert [e for e in events if e not in ("compile", "exec")] == []
+
+
+def test_nodes_made_after_a_call_returns_mid_line_note_the_callers_line():
+    g = lines_of("from engine import MakeValue, VAdd, VMul\n"
+                 "def square(x):\n"
+                 "    return VMul(g, x, x)\n"
+                 "a = MakeValue(g, 3.0)\n"
+                 "b = VAdd(g, square(a), MakeValue(g, 1.0))\n"
+                 "c = VMul(g, square(b), square(a))\n")
+    assert g.lines == {0: 4, 1: 3, 2: 5, 3: 5, 4: 3, 5: 3, 6: 6}
+
+
+def test_a_learners_generator_notes_its_own_lines_and_its_consumers():
+    g = lines_of("from engine import MakeValue, VAdd\n"
+                 "def leaves(n):\n"
+                 "    for i in range(n):\n"
+                 "        yield MakeValue(g, float(i))\n"
+                 "first, second = leaves(2)\n"
+                 "total = VAdd(g, first, second)\n"
+                 "pairs = [VAdd(g, x, MakeValue(g, 1.0)) for x in leaves(2)]\n")
+    assert g.lines == {0: 4, 1: 4, 2: 6, 3: 4, 4: 7, 5: 7, 6: 4, 7: 7, 8: 7}
+
+
+def test_a_line_after_an_exception_caught_outside_the_learners_code_is_the_callers():
+    """The learner's callback fails inside a library function that catches it: the
+    nodes after it belong to the line that called the library."""
+    def library(callback, x):
+        try:
+            callback(x)
+        except ValueError:
+            pass
+        return MakeValue(x.graph, 2.0)
+
+    g = lines_of("from engine import MakeValue\n"
+                 "class Box:\n"
+                 "    graph = g\n"
+                 "def fails(x):\n"
+                 "    MakeValue(g, 1.0)\n"
+                 "    raise ValueError\n"
+                 "library(fails, Box())\n", library=library)
+    assert g.lines == {0: 5, 1: 7}
+
+
+def test_a_recording_inside_another_notes_its_own_lines_and_gives_the_outers_back():
+    inner = compile("MakeValue(g, 1.0)\n\nMakeValue(g, 2.0)\n", "<inner>", "exec")
+
+    def record_inner(g):
+        with record_lines(inner):
+            exec(inner, {"__file__": "<inner>", "g": g, "MakeValue": MakeValue})
+
+    g = lines_of("from engine import MakeValue\n"
+                 "MakeValue(g, 0.0)\n"
+                 "record_inner(g)\n"
+                 "MakeValue(g, 3.0)\n", record_inner=record_inner)
+    assert g.lines == {0: 2, 1: 1, 2: 3, 3: 4}
+
+
+def test_recording_gives_back_what_it_took_of_sys_monitoring():
+    monitoring = getattr(sys, "monitoring", None)
+    tools = [monitoring.get_tool(i) for i in range(6)] if monitoring else []
+    lines_of("from engine import MakeValue\nMakeValue(g, 0.0)\n")
+    assert ([monitoring.get_tool(i) for i in range(6)] if monitoring else []) == tools
+
+
+def test_lines_are_noted_when_every_monitoring_tool_is_taken():
+    monitoring = getattr(sys, "monitoring", None)
+    taken = [i for i in range(6) if monitoring and monitoring.get_tool(i) is None]
+    for i in taken:
+        monitoring.use_tool_id(i, "someone else")
+    try:
+        g = lines_of("from engine import MakeValue\nMakeValue(g, 0.0)\n\nMakeValue(g, 1.0)\n")
+    finally:
+        for i in taken:
+            monitoring.free_tool_id(i)
+    assert g.lines == {0: 2, 1: 4}

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from engine import Backward, Graph, MakeValue, Relu, VAdd, VMul, VRelu
-from engine.graph import record_lines
+from engine.lines import record_lines
 from engine.nn import MLP, Layer, Neuron
 from examples.moons import make_moons, train
 
@@ -24,7 +24,7 @@ def test_a_neuron_records_the_nodes_of_vadd_and_vmul_input_by_input():
     g = Graph()
     n = Neuron(g, 3, rng=random.Random(1))
     x = [MakeValue(g, v) for v in (0.5, -1.0, 2.0)]
-    with record_lines(__file__):
+    with record_lines(test_a_neuron_records_the_nodes_of_vadd_and_vmul_input_by_input.__code__):
         out = n(x)
     by_hand = g.copy()
     del by_hand.nodes[out - 6 :]

@@ -24,7 +24,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 
-from engine.graph import record_lines
+from engine.lines import record_lines
 
 from .caps import describe
 from .checks import run_checks
@@ -108,8 +108,9 @@ def _run(code: str, output: Output, result: dict) -> dict:
     _redirect(output)
     started = time.perf_counter()
     try:
-        with record_lines(FILENAME):
-            exec(compile(code, FILENAME, "exec"), namespace)
+        program = compile(code, FILENAME, "exec")
+        with record_lines(program):
+            exec(program, namespace)
     except Stopped:
         result["status"] = "stopped"
     except BaseException as exc:  # the learner's error, SystemExit included, is a result

@@ -17,7 +17,7 @@ An event counts only while the learner's code is on the stack (a frame compiled 
 FILENAME), so the runner's and the standard library's own uses (a traceback formatted
 after the run, a module imported) do not. The hook returns at once for every other
 event: audited calls are slow in Pyodide, which is why the engine notes each node's
-line without one (engine.graph.note_line).
+line without one (engine.lines.note_line).
 """
 
 from __future__ import annotations
