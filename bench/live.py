@@ -62,8 +62,9 @@ def measured(page: Page, step) -> list[float]:
     element.evaluate("el => { el.latency.times = []; el.latency.start = null; }")
     for n in range(STEPS):
         step()
-        page.wait_for_function(
-            "n => document.querySelector('autograd-playground').latency.times.length > n", arg=n)
+        page.wait_for_function(  # polled on a timer: on every frame, it would delay the paints
+            "n => document.querySelector('autograd-playground').latency.times.length > n", arg=n,
+            polling=50)
     times = element.evaluate("el => el.latency.times")
     wait_for_state(page, "done")
     return times

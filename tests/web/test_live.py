@@ -205,3 +205,15 @@ def test_code_from_a_link_waits_for_a_first_run(open_playground, site):
     put_cursor_after(playground, "x = 12")
     playground.page.keyboard.type("3")
     playground.wait_for_output("ran 123")
+
+
+def test_a_step_of_a_number_re_runs_at_once_while_typing_waits_for_a_pause(playground):
+    set_deadlines(playground.page, liveDebounceMs=600_000)
+    assert playground.run() == "done"
+    put_cursor_after(playground, "MakeValue(g, 2")
+    playground.page.keyboard.type("5")  # 25.0, typed: run once the learner pauses
+    playground.page.evaluate("() => new Promise(resolve => setTimeout(resolve))")
+    assert playground.state != "running"
+    assert a_data(playground) == "2.0"
+    playground.page.keyboard.press("Alt+ArrowUp")  # 25.1, a whole edit: run now
+    wait_for_a(playground, "25.1")

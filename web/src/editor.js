@@ -151,7 +151,9 @@ export function createEditor({ parent, root, doc, onChange, readOnly = false, da
       }),
       EditorView.updateListener.of((update) => {
         if (!update.docChanged) return;
-        onChange(update.state.doc.toString(), update.transactions.some((tr) => tr.annotation(byPage)));
+        const { transactions } = update;
+        const byPageNow = transactions.some((tr) => tr.annotation(byPage));
+        onChange(update.state.doc.toString(), byPageNow, transactions.some((tr) => tr.isUserEvent("input.scrub")));
       }),
     ],
   });

@@ -1,6 +1,7 @@
 // Live re-runs (the `live` option): each edit re-runs the code once the learner
-// has paused for deadlines.liveDebounceMs, so the table, the picture and the Δ
-// marks follow as they type or drag a number (scrub.js). A newer edit replaces
+// has paused typing for deadlines.liveDebounceMs, and a step of a number dragged
+// or stepped with Alt+↑/↓ (scrub.js) at once, so the table, the picture and the
+// Δ marks follow. A newer edit replaces
 // a live run still in flight (playground.js, run()). A live run may take
 // deadlines.liveRunMs at most: one that takes longer (a loop typed half-way, a
 // long training) is stopped, and live re-runs pause, saying so, until the
@@ -18,10 +19,12 @@ export class Live {
     this.note = element("span", { className: "live-note", role: "status" });
   }
 
-  /** The learner changed the code: re-run it soon, unless paused. */
-  edited() {
+  /** The learner changed the code: re-run it soon (`now`: at once), unless paused. */
+  edited(now = false) {
     clearTimeout(this.timer);
-    if (!this.paused) this.timer = setTimeout(this.rerun, deadlines.liveDebounceMs);
+    if (this.paused) return;
+    if (now) queueMicrotask(this.rerun); // after the editor's update that told of it
+    else this.timer = setTimeout(this.rerun, deadlines.liveDebounceMs);
   }
 
   /** A run started: an edit waiting to be re-run is in it. */

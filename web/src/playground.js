@@ -125,7 +125,7 @@ class AutogradPlayground extends HTMLElement {
       doc,
       readOnly: this.readOnly,
       dark: this.dark,
-      onChange: (text, byPage) => this.edited(byPage),
+      onChange: (text, byPage, scrubbed) => this.edited(byPage, scrubbed),
     });
   }
 
@@ -290,11 +290,12 @@ class AutogradPlayground extends HTMLElement {
   }
 
   /** The code was edited: it is kept, a share link shown, made before, goes, and a live
-   *  playground re-runs it (not when `byPage`: set through `code`). */
-  edited(byPage) {
+   *  playground re-runs it (not when `byPage`: set through `code`; at once when
+   *  `scrubbed`: a number's step is a whole edit, with no more keys to wait for). */
+  edited(byPage, scrubbed = false) {
     this.link.hidden = true;
     this.keeper?.edited();
-    if (!byPage) this.live?.edited();
+    if (!byPage) this.live?.edited(scrubbed);
   }
 
   /** Mark the line where the run failed (null: no mark), once the editor is there. */
