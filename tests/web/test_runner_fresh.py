@@ -24,6 +24,10 @@ ATTACKS = {
     "engine global": ("import engine\nengine.VMul = engine.VAdd\n", PRODUCT, "6.0\n"),
     "engine submodule": ("import engine.ops\nengine.ops.VMul = engine.ops.VAdd\n"
                          "import engine.graph\nengine.graph.VARIANTS.clear()\n", PRODUCT, "6.0\n"),
+    "an engine class's name swapped for another": (
+        "import engine\ndel engine.Graph.copy\nengine.Graph.copy_ = 1\n",
+        "from engine import Graph\nprint(hasattr(Graph, 'copy'), hasattr(Graph, 'copy_'))\n",
+        "True False\n"),
     "engine function": ("import engine\nengine.Backward = lambda g, r: None\n"
                         "engine.autograd.Backward = lambda g, r: None\n",
                         CHAPTER, "<Graph with 2 nodes> 4.0\n"),

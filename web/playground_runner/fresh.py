@@ -24,7 +24,7 @@ import pkgutil
 import signal
 import sys
 from itertools import repeat
-from operator import attrgetter, is_
+from operator import attrgetter, is_, itemgetter
 from types import FunctionType, ModuleType
 
 import engine
@@ -214,25 +214,27 @@ class Snapshot:
 
 
 class Snapshots:
-    """Many snapshots checked at once: by length, then by identity in one loop in C for
-    each type of mapping (dicts, classes' mapping proxies), not one Python call each."""
+    """Many snapshots checked at once: by length, then each by identity, its values
+    fetched in one call in C (an itemgetter of its names) and compared in another."""
 
     def __init__(self, snapshots: list[Snapshot]) -> None:
         self.mappings = [s.mapping for s in snapshots]
         self.lengths = [len(s.keys) for s in snapshots]
-        groups: dict[object, tuple[list, list, list]] = {}
-        for s in snapshots:
-            mappings, keys, values = groups.setdefault(type(s.mapping).get, ([], [], []))
-            mappings.extend(repeat(s.mapping, len(s.keys)))
-            keys.extend(s.keys)
-            values.extend(s.values)
-        self.groups = [(get, tuple(m), tuple(k), tuple(v)) for get, (m, k, v) in groups.items()]
+        self.checks = [(s.mapping, itemgetter(*s.keys), len(s.keys) > 1,
+                        s.values if len(s.keys) > 1 else s.values[0])
+                       for s in snapshots if s.keys]
 
     def changed(self) -> bool:
         if list(map(len, self.mappings)) != self.lengths:
             return True
-        return not all(all(map(is_, map(get, mappings, keys, repeat(MISSING)), values))
-                       for get, mappings, keys, values in self.groups)
+        for mapping, values_of, many, saved in self.checks:
+            try:
+                now = values_of(mapping)
+            except KeyError:  # a name deleted, and another added
+                return True
+            if not (all(map(is_, now, saved)) if many else now is saved):
+                return True
+        return False
 
 
 class RunState:
