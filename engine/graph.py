@@ -5,14 +5,10 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator, Sequence
 from numbers import Real
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any, overload
 
 from . import lines
 from .lines import note_line
-
-if TYPE_CHECKING:
-    from .handle import Handle
-
 
 VARIANTS: set[type] = set()
 """The engine's op variants (filled by `ops.variant`): the ops Backward can differentiate."""
@@ -294,7 +290,8 @@ class Graph:
     a node is then a few list slots and its number, which costs far less to make and
     to free (and nothing for the cyclic collector to track); `g.nodes` shows the rows
     as Values. `_grad` may be shorter than the graph: the missing grads are 0.0, so the
-    ops need not append one.
+    ops need not append one. `g.value(x)`, a leaf as a Handle, is the operator sugar's
+    (handle.py), which builds on this module; this module does not import it.
     """
 
     __slots__ = ("_data", "_grad", "_kind", "_a", "_b", "_label", "_cut", "lines",
@@ -368,12 +365,6 @@ class Graph:
         clone.lines = dict(self.lines)
         clone.backward_root = self.backward_root
         return clone
-
-    def value(self, x: float, label: str | None = None) -> Handle:
-        """A new leaf as a Handle, for writing models with + - * / ** and methods."""
-        from .handle import Handle
-
-        return Handle(self, MakeValue(self, x, label))
 
 
 def MakeValue(g: Graph, x: float, label: str | None = None) -> int:

@@ -141,3 +141,11 @@ class Handle:
     def backward(self) -> None:
         """Backward(graph, this node)."""
         Backward(self.graph, self._at())
+
+
+def value(g: Graph, x: float, label: str | None = None) -> Handle:
+    """A new leaf as a Handle, for writing models with + - * / ** and methods."""
+    return Handle(g, MakeValue(g, x, label))
+
+
+Graph.value = value  # `g.value(x)`: the sugar extends the core, which does not import it
