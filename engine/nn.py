@@ -2,6 +2,10 @@
 
 A model's parameters are made first, so a training step can drop the previous step's
 nodes with `del g.nodes[n_params:]` and build the next forward pass on the same graph.
+
+Calling a model records its forward pass as nodes, for Backward; `forward` computes the
+same numbers on plain floats and records nothing, for predictions (a decision boundary
+asks for hundreds) that need no grads.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 import random
 
 from . import graph
-from .graph import Graph, MakeValue, bad_operand, note_line
+from .graph import Graph, MakeValue, as_float, bad_operand, note_line
 from .ops import Add, Mul, VRelu
 
 
@@ -54,6 +58,19 @@ class Neuron:
             note_line(g, start, n - start)
         return VRelu(g, act) if self.nonlin else act
 
+    def forward(self, x: list[float]) -> float:
+        """What calling the neuron on leaves holding `x` gives as its output's data, in the
+        same order of operations (so the same float), without recording a node."""
+        if len(x) != len(self.w):
+            raise ValueError(f"Neuron.forward: {len(x)} inputs for {len(self.w)} weights")
+        data = self.g._data
+        total = data[self.b]
+        for i, (wi, xi) in enumerate(zip(self.w, x, strict=True)):
+            total = total + data[wi] * as_float(xi, f"Neuron.forward: input {i}")
+        if self.nonlin and total < 0:
+            return 0.0  # VRelu's: -0.0 and nan pass as they are
+        return total
+
     def parameters(self) -> list[int]:
         return [*self.w, self.b]
 
@@ -70,6 +87,10 @@ class Layer:
 
     def __call__(self, x: list[int]) -> list[int]:
         return [n(x) for n in self.neurons]
+
+    def forward(self, x: list[float]) -> list[float]:
+        """The layer's outputs on plain floats, recording nothing (see Neuron.forward)."""
+        return [n.forward(x) for n in self.neurons]
 
     def parameters(self) -> list[int]:
         return [p for n in self.neurons for p in n.parameters()]
@@ -91,6 +112,13 @@ class MLP:
     def __call__(self, x: list[int]) -> list[int]:
         for layer in self.layers:
             x = layer(x)
+        return x
+
+    def forward(self, x: list[float]) -> list[float]:
+        """The model's outputs on plain floats, recording nothing (see Neuron.forward):
+        `model.forward([x, y])[0]` is what `model(...)` on leaves of x and y computes."""
+        for layer in self.layers:
+            x = layer.forward(x)
         return x
 
     def parameters(self) -> list[int]:
