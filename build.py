@@ -89,8 +89,8 @@ PYODIDE_SCRIPT = "pyodide.asm.mjs"
 # The chunk of the charts that plot() and boundary() draw (web/src/charts.js, with uPlot).
 CHARTS_CHUNK = "charts"
 # Files copied from web/ to the top of dist/ as they are.
-STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "embed.css",
-                "served-only.js", "snapshot-worker.js", "page-theme.js"]
+STATIC_FILES = ["index.html", "course.html", "train.html", "embed.html", "bare.html",
+                "embed.css", "served-only.js", "snapshot-worker.js", "page-theme.js"]
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
 # (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"

@@ -16,7 +16,7 @@ import { shortNumber } from "./format.js";
 export const sheet = new CSSStyleSheet();
 sheet.replaceSync(uplotCss);
 
-const HEIGHT_PX = 170;
+const HEIGHT_PX = 150;
 const PALETTE = 6; // --plot-1 ... --plot-6 (plots.css)
 const BOUNDARY_PX = 220;
 const POINT_RADIUS_PX = 3.5;
