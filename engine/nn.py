@@ -61,12 +61,14 @@ class Neuron:
     def forward(self, x: list[float]) -> float:
         """What calling the neuron on leaves holding `x` gives as its output's data, in the
         same order of operations (so the same float), without recording a node."""
-        if len(x) != len(self.w):
-            raise ValueError(f"Neuron.forward: {len(x)} inputs for {len(self.w)} weights")
+        return self._forward(_floats(x, len(self.w), "Neuron.forward"))
+
+    def _forward(self, x: list[float]) -> float:
+        """forward() on inputs known to be floats, as many as the weights: a layer's."""
         data = self.g._data
         total = data[self.b]
-        for i, (wi, xi) in enumerate(zip(self.w, x, strict=True)):
-            total = total + data[wi] * as_float(xi, f"Neuron.forward: input {i}")
+        for wi, xi in zip(self.w, x, strict=True):
+            total = total + data[wi] * xi
         if self.nonlin and total < 0:
             return 0.0  # VRelu's: -0.0 and nan pass as they are
         return total
@@ -90,7 +92,10 @@ class Layer:
 
     def forward(self, x: list[float]) -> list[float]:
         """The layer's outputs on plain floats, recording nothing (see Neuron.forward)."""
-        return [n.forward(x) for n in self.neurons]
+        return self._forward(_floats(x, len(self.neurons[0].w), "Layer.forward"))
+
+    def _forward(self, x: list[float]) -> list[float]:
+        return [n._forward(x) for n in self.neurons]
 
     def parameters(self) -> list[int]:
         return [p for n in self.neurons for p in n.parameters()]
@@ -117,8 +122,9 @@ class MLP:
     def forward(self, x: list[float]) -> list[float]:
         """The model's outputs on plain floats, recording nothing (see Neuron.forward):
         `model.forward([x, y])[0]` is what `model(...)` on leaves of x and y computes."""
+        x = _floats(x, len(self.layers[0].neurons[0].w), "MLP.forward")
         for layer in self.layers:
-            x = layer.forward(x)
+            x = layer._forward(x)  # floats, as many as its neurons' weights
         return x
 
     def parameters(self) -> list[int]:
@@ -126,3 +132,11 @@ class MLP:
 
     def __repr__(self) -> str:
         return f"MLP of [{', '.join(map(repr, self.layers))}]"
+
+
+def _floats(x: list[float], count: int, where: str) -> list[float]:
+    """The inputs `x` as floats, checked once for a whole forward pass, not per neuron."""
+    if len(x) != count:
+        raise ValueError(f"{where}: {len(x)} inputs for {count} weights")
+    return [xi if type(xi) is float else as_float(xi, f"{where}: input {i}")
+            for i, xi in enumerate(x)]

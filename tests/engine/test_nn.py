@@ -118,11 +118,12 @@ def test_forward_of_a_layer_and_a_neuron_matches_their_recorded_outputs():
 
 
 @pytest.mark.parametrize(("x", "error", "message"), [
-    ([1.0], ValueError, "Neuron.forward: 1 inputs for 2 weights"),
-    ([1.0, "2"], TypeError, "Neuron.forward: input 1 must be a real number, got '2' (str)"),
+    ([1.0], ValueError, "{}.forward: 1 inputs for 2 weights"),
+    ([1.0, "2"], TypeError, "{}.forward: input 1 must be a real number, got '2' (str)"),
 ])
 def test_forward_refuses_bad_inputs_naming_them(x, error, message):
     model = MLP(Graph(), 2, [3, 1], rng=random.Random(0))
-    with pytest.raises(error) as info:
-        model.forward(x)
-    assert str(info.value) == message
+    for part in (model, model.layers[0], model.layers[0].neurons[0]):
+        with pytest.raises(error) as info:
+            part.forward(x)
+        assert str(info.value) == message.format(type(part).__name__)
