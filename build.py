@@ -93,9 +93,11 @@ PYODIDE_FILES = [
 ]
 # Pyodide's script, which the worker asks for by its content (see bundle()).
 PYODIDE_SCRIPT = "pyodide.asm.mjs"
+# The chunk of the charts that plot() and boundary() draw (web/src/charts.js, with uPlot).
+CHARTS_CHUNK = "charts"
 # Files copied from web/ to the top of dist/ as they are.
-STATIC_FILES = ["index.html", "course.html", "embed.html", "bare.html", "embed.css",
-                "served-only.js", "snapshot-worker.js", "page-theme.js"]
+STATIC_FILES = ["index.html", "course.html", "train.html", "embed.html", "bare.html",
+                "embed.css", "served-only.js", "snapshot-worker.js", "page-theme.js"]
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
 # (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"
@@ -346,8 +348,9 @@ def esbuild() -> Path:
 
 
 def bundle() -> None:
-    """Bundle the page's JavaScript and CSS into ES modules: embed.js, the element, and
-    CodeMirror as a chunk of its own that the element imports without waiting for it;
+    """Bundle the page's JavaScript and CSS into ES modules: embed.js, the element,
+    CodeMirror as a chunk of its own that the element imports without waiting for it, and
+    the charts as one it imports once a run plots;
     then, each on its own, the worker that lays out the graph's picture with Graphviz,
     and the Python worker with the modules it shares with the snapshot maker (one
     request, not six, before its first line runs: on a first visit each waits its
@@ -366,7 +369,9 @@ def bundle() -> None:
                                        WEB / "node_modules" / "pyodide" / PYODIDE_SCRIPT)
     run(esbuild(), WEB / "worker.js", *common, "--external:./pyodide/*",
         f"--define:PYODIDE_SCRIPT={json.dumps('./' + pyodide_script)}")
-    chunks = sorted(f"chunks/{p.name}" for p in (DIST / "chunks").glob("*.js"))
+    # Not the charts' chunk (uPlot): a page downloads it only once one of its runs plots.
+    chunks = sorted(f"chunks/{p.name}" for p in (DIST / "chunks").glob("*.js")
+                    if not p.name.startswith(f"{CHARTS_CHUNK}-"))
     run(esbuild(), WEB / "service-worker.js", *common,
         f"--define:KEPT_SCRIPTS={json.dumps([pyodide_script, *chunks])}")
 

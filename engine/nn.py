@@ -2,6 +2,10 @@
 
 A model's parameters are made first, so a training step can drop the previous step's
 nodes with `del g.nodes[n_params:]` and build the next forward pass on the same graph.
+
+Calling a model records its forward pass as nodes, for Backward; `forward` computes the
+same numbers on plain floats and records nothing, for predictions (a decision boundary
+asks for hundreds) that need no grads.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 import random
 
 from . import lines
-from .graph import Graph, MakeValue, bad_operand
+from .graph import Graph, MakeValue, as_float, bad_operand
 from .lines import note_line
 from .ops import Add, Mul, VRelu
 
@@ -55,6 +59,21 @@ class Neuron:
             note_line(g, start, n - start)
         return VRelu(g, act) if self.nonlin else act
 
+    def forward(self, x: list[float]) -> float:
+        """What calling the neuron on leaves holding `x` gives as its output's data, in the
+        same order of operations (so the same float), without recording a node."""
+        return self._forward(_floats(x, len(self.w), "Neuron.forward"))
+
+    def _forward(self, x: list[float]) -> float:
+        """forward() on inputs known to be floats, as many as the weights: a layer's."""
+        data = self.g._data
+        total = data[self.b]
+        for wi, xi in zip(self.w, x, strict=True):
+            total = total + data[wi] * xi
+        if self.nonlin and total < 0:
+            return 0.0  # VRelu's: -0.0 and nan pass as they are
+        return total
+
     def parameters(self) -> list[int]:
         return [*self.w, self.b]
 
@@ -71,6 +90,13 @@ class Layer:
 
     def __call__(self, x: list[int]) -> list[int]:
         return [n(x) for n in self.neurons]
+
+    def forward(self, x: list[float]) -> list[float]:
+        """The layer's outputs on plain floats, recording nothing (see Neuron.forward)."""
+        return self._forward(_floats(x, len(self.neurons[0].w), "Layer.forward"))
+
+    def _forward(self, x: list[float]) -> list[float]:
+        return [n._forward(x) for n in self.neurons]
 
     def parameters(self) -> list[int]:
         return [p for n in self.neurons for p in n.parameters()]
@@ -94,8 +120,24 @@ class MLP:
             x = layer(x)
         return x
 
+    def forward(self, x: list[float]) -> list[float]:
+        """The model's outputs on plain floats, recording nothing (see Neuron.forward):
+        `model.forward([x, y])[0]` is what `model(...)` on leaves of x and y computes."""
+        x = _floats(x, len(self.layers[0].neurons[0].w), "MLP.forward")
+        for layer in self.layers:
+            x = layer._forward(x)  # floats, as many as its neurons' weights
+        return x
+
     def parameters(self) -> list[int]:
         return [p for layer in self.layers for p in layer.parameters()]
 
     def __repr__(self) -> str:
         return f"MLP of [{', '.join(map(repr, self.layers))}]"
+
+
+def _floats(x: list[float], count: int, where: str) -> list[float]:
+    """The inputs `x` as floats, checked once for a whole forward pass, not per neuron."""
+    if len(x) != count:
+        raise ValueError(f"{where}: {len(x)} inputs for {count} weights")
+    return [xi if type(xi) is float else as_float(xi, f"{where}: input {i}")
+            for i, xi in enumerate(x)]

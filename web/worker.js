@@ -23,6 +23,8 @@
 //                                             snapshot's memory as restored (transferred), or
 //                                             nulls; and this worker's build (BUILD_ID)
 //                {type: "output", id, batch}  JSON of [[stream, text], ...]
+//                {type: "plots", id, batch}   JSON of what plot() and boundary() gathered
+//                                             (playground_runner/plots.py)
 //                {type: "result", id, result, reached}  JSON from playground_runner.run, and
 //                                             what the code did that reached into the playground
 //                                             itself (guard.py; realm.js): the page then starts
@@ -447,9 +449,10 @@ async function handle(data, page) {
     if (!micropip && MENTIONS_MICROPIP.test(data.code)) await loadMicropip(site);
     if (interrupt) interrupt[0] = 0; // a Stop that came after the last run ended
     const send = (batch) => post(page, { type: "output", id: data.id, batch });
+    const sendPlots = (batch) => post(page, { type: "plots", id: data.id, batch });
     const globals = globalsNow();
     reached = [];
-    const result = runCode(data.code, send, data.checks, reach);
+    const result = runCode(data.code, send, data.checks, reach, sendPlots);
     restoreGlobals(globals);
     const change = realmChange();
     if (change) reach(`the worker's JavaScript: ${change} was changed`);

@@ -92,3 +92,38 @@ def test_training_on_the_moons_lowers_the_loss_and_classifies(capsys):
     assert loss < first_loss / 2
     assert accuracy >= 0.85
     assert printed[-1].startswith("step  24")
+
+
+def test_forward_on_floats_gives_the_recorded_pass_s_numbers_and_records_nothing():
+    rng = random.Random(5)
+    g = Graph()
+    model = MLP(g, 2, [16, 16, 1], rng=rng)
+    for p in model.parameters():  # trained-looking weights, some relu inputs negative
+        g.nodes[p].data = rng.uniform(-2, 2)
+    n_params = len(g.nodes)
+    for x, y in [(0.5, -1.0), (2.0, 0.25), (-1.5, 1.5), (0.0, 0.0), (3, -2)]:
+        recorded = [g.nodes[i].data for i in model([MakeValue(g, x), MakeValue(g, y)])]
+        del g.nodes[n_params:]
+        assert model.forward([x, y]) == recorded
+        assert len(g.nodes) == n_params
+
+
+def test_forward_of_a_layer_and_a_neuron_matches_their_recorded_outputs():
+    g = Graph()
+    layer = Layer(g, 3, 4, rng=random.Random(2))
+    x = [0.3, -0.7, 1.1]
+    recorded = [g.nodes[i].data for i in layer([MakeValue(g, v) for v in x])]
+    assert layer.forward(x) == recorded
+    assert layer.neurons[0].forward(x) == recorded[0]
+
+
+@pytest.mark.parametrize(("x", "error", "message"), [
+    ([1.0], ValueError, "{}.forward: 1 inputs for 2 weights"),
+    ([1.0, "2"], TypeError, "{}.forward: input 1 must be a real number, got '2' (str)"),
+])
+def test_forward_refuses_bad_inputs_naming_them(x, error, message):
+    model = MLP(Graph(), 2, [3, 1], rng=random.Random(0))
+    for part in (model, model.layers[0], model.layers[0].neurons[0]):
+        with pytest.raises(error) as info:
+            part.forward(x)
+        assert str(info.value) == message.format(type(part).__name__)

@@ -64,8 +64,9 @@ def pyodide_script_url(site: str) -> str:
 
 def kept_scripts(site: str) -> list[str]:
     """The URLs the site's service worker keeps: its scripts whose URLs name their
-    content, Pyodide's and the editor's chunk."""
-    chunks = [f"{site}chunks/{path.name}" for path in (build.DIST / "chunks").glob("*.js")]
+    content, Pyodide's and the editor's chunk; not the charts' (see test_plots)."""
+    chunks = [f"{site}chunks/{path.name}" for path in (build.DIST / "chunks").glob("*.js")
+              if not path.name.startswith(f"{build.CHARTS_CHUNK}-")]
     return sorted([pyodide_script_url(site), *chunks])
 
 

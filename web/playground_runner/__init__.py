@@ -5,7 +5,8 @@ gets a fresh namespace and a fresh Python (see fresh.py); output streams to the
 page in batches; errors come back as a traceback of the learner's own frames;
 every graph the code left in its globals (or passed to `show`) comes back as a
 table, and an exercise's checks say whether the code passes them (checks.py), all as
-one JSON string so the page parses it once. While the code runs,
+one JSON string so the page parses it once; what the code passes to `plot` and
+`boundary` streams to the page as it runs, for charts (plots.py). While the code runs,
 the engine notes which of its lines made each node, so the page can point from a
 node to its line.
 
@@ -32,6 +33,7 @@ from .errors import FILENAME, Parting, error_line, learner_traceback
 from .fresh import Pristine, RunState, StandardLibrary, Stopped
 from .guard import guard
 from .output import NoInput, Output, Stream
+from .plots import Plots
 from .show import Show
 from .tables import MAX_TABLES, graphs_in, tabulate
 
@@ -39,10 +41,12 @@ __all__ = ["run"]
 
 
 def run(code: str, send_output: Callable[[str], None], checks: Iterable[str] = (),
-        report: Callable[[str], None] | None = None) -> str:
+        report: Callable[[str], None] | None = None,
+        send_plots: Callable[[str], None] | None = None) -> str:
     """Run `code` in a fresh namespace, then, if it ended without error, the author's
     `checks` on what it left; returns the result as JSON for the page. `report` hears,
-    as it happens, each time the code reaches into the playground itself (guard.py)."""
+    as it happens, each time the code reaches into the playground itself (guard.py);
+    `send_plots`, as they gather, the points and pictures of `plot` and `boundary`."""
     output = Output(send_output)
     result = {"status": "done", "error": None, "line": None, "ms": 0.0,
               "ended": time.time() * 1000, "tables": [], "check": None}
@@ -54,7 +58,7 @@ def run(code: str, send_output: Callable[[str], None], checks: Iterable[str] = (
     restore = pristine.restore, state.restore, guard.unhide_runner  # taken before the code runs
     try:
         _enter(state)
-        namespace = _run(code, output, result)
+        namespace = _run(code, output, result, Plots(send_plots))
         if checks and result["status"] == "done":
             for step in (*restore, standard.restore):  # the checks' names are the pristine ones
                 step()
@@ -98,12 +102,12 @@ def _check(checks: list[str], namespace: dict) -> dict:
     return verdict
 
 
-def _run(code: str, output: Output, result: dict) -> dict:
+def _run(code: str, output: Output, result: dict, plots: Plots) -> dict:
     """Run the code, then fill in `result`: its status, error and tables; returns the
     namespace the code ran in."""
     show = Show(output.note)
     namespace = {"__name__": "__main__", "__file__": FILENAME, "__builtins__": builtins,
-                 "show": show}
+                 "show": show, "plot": plots.plot, "boundary": plots.boundary}
     linecache.cache[FILENAME] = (len(code), None, code.splitlines(True), FILENAME)
     _redirect(output)
     started = time.perf_counter()
@@ -120,6 +124,8 @@ def _run(code: str, output: Output, result: dict) -> dict:
     result["ms"] = (time.perf_counter() - started) * 1000
     result["ended"] = time.time() * 1000
     pristine.restore()  # the builtins and the runner's code as they were, for reading the tables
+    plots.flush()  # what was drawn up to an error or a Stop shows too
+    plots.say_left_out(output.note)
     show.say_left_out()
     graphs = graphs_in(namespace, output.note)
     result["tables"] = show.tables + tabulate(graphs, output.note, MAX_TABLES - len(show.tables))

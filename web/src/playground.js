@@ -1,12 +1,14 @@
 // <autograd-playground>: an editor, Run / Stop / Reset / Share, the output,
-// a table of every node of every graph the code leaves behind, a picture of
-// the graph beside it, and a stepper that replays Backward node by node.
+// the charts of what it plots (plot, boundary: plots.js), drawn as it runs, a table
+// of every node of every graph the code leaves behind, a picture of the graph
+// beside it, and a stepper that replays Backward node by node.
 // Selecting a node (in the table or the picture) marks it in both and marks
 // the line of code that made it.
 //
 // Hooks for tests and host pages:
 //   data-state   loading | ready | running | done | error | stopped
-//   events       "ready" (Python is up), "run-end" (detail: the run's result)
+//   events       "ready" (Python is up), "run-end" (detail: the run's result, with
+//                `plots`: what its charts show, plots.js's summary())
 //   exercises    data-check and "check-end", when the author wrote checks (exercise.js)
 //   methods      run(), stop(), reset(); property `code` (get and set; setting it
 //                is not an edit that a live playground re-runs)
@@ -38,6 +40,8 @@ import { inViewNow, onFirstSight } from "./lazy.js";
 import { Live } from "./live.js";
 import { cssHeight, isLive, optionsSheet, timeoutMs } from "./options.js";
 import { frameBudget, OutputView } from "./output.js";
+import { PlotsPanel } from "./plots.js";
+import plotsCss from "./plots.css";
 import graphCss from "./graph.css";
 import { GraphView } from "./graph-view.js";
 import { followHostTheme } from "./host-theme.js";
@@ -67,7 +71,7 @@ let showsDownload = null;
 const editorModule = import("./editor.js");
 
 const sheet = new CSSStyleSheet();
-sheet.replaceSync(css + graphCss + proseCss + exerciseCss);
+sheet.replaceSync(css + graphCss + proseCss + exerciseCss + plotsCss);
 
 class AutogradPlayground extends HTMLElement {
   static deadlines = deadlines;
@@ -89,6 +93,7 @@ class AutogradPlayground extends HTMLElement {
     followHostTheme(this, this.attachInternals().states, (dark) => {
       this.dark = dark;
       if (this.view) this.editor.setDark(this.view, dark);
+      this.plots?.recolour();
     });
     this.runtime.addEventListener("phase", () => this.onPhase());
     this.runtime.addEventListener("progress", () => this.onProgress());
@@ -165,6 +170,7 @@ class AutogradPlayground extends HTMLElement {
     const rerun = () => this.code !== this.job?.code && this.run({ live: true });
     this.live = isLive(this) && !this.readOnly ? new Live(rerun) : null;
     this.output = new OutputView();
+    this.plots = new PlotsPanel();
     this.tables = new TablePanel();
     this.picture = new GraphView(() => this.runtime.whenIdle());
     this.stepper = new Stepper();
@@ -195,6 +201,7 @@ class AutogradPlayground extends HTMLElement {
         element("p", { className: "first-hint", textContent: FIRST_HINT }),
         element("h2", { textContent: "Output" }),
         this.output.root,
+        this.plots.root,
         element("h2", { textContent: "Nodes" }),
         element("div", { className: "views" }, [this.tables.root, this.picture.root, this.stepper.root]),
       ])),
@@ -382,9 +389,20 @@ class AutogradPlayground extends HTMLElement {
       fresh = true;
       this.print(stream, text);
     };
-    const job = Object.assign(this.runtime.run(code, onOutput, this.exercise?.checks), { code, live });
+    // So too the charts: a live run's replace the last run's as its first points come.
+    let freshPlots = !live;
+    if (freshPlots) this.plots.clear();
+    const onPlots = (batch) => {
+      if (!freshPlots) this.plots.clear();
+      freshPlots = true;
+      this.plots.add(batch);
+    };
+    const job = Object.assign(this.runtime.run(code, onOutput, this.exercise?.checks, onPlots), { code, live });
     job.print = onOutput;
-    job.clearOutput = () => fresh || this.output.clear();
+    job.clearOutput = () => {
+      if (!fresh) this.output.clear();
+      if (!freshPlots) this.plots.clear();
+    };
     this.job = job;
     if (this.runtime.ready) {
       this.setStatus("running…");
@@ -407,10 +425,10 @@ class AutogradPlayground extends HTMLElement {
     if (job.replaced) return result;
     job.clearOutput();
     this.showResult(result);
-    await this.output.drawn();
+    await Promise.all([this.output.drawn(), this.plots.drawn()]);
     this.exercise?.finish(result, job.code);
     this.state = result.status;
-    this.dispatchEvent(new CustomEvent("run-end", { detail: result }));
+    this.dispatchEvent(new CustomEvent("run-end", { detail: { ...result, plots: this.plots.summary() } }));
     return result;
   }
 

@@ -37,6 +37,7 @@ const FIELDS = {
     build: isText, // the worker's build (build.py): the page's own, or it is not used
   },
   output: { id: isId, batch: (v) => typeof v === "string" },
+  plots: { id: isId, batch: (v) => typeof v === "string" }, // playground_runner/plots.py's
   // `reached`: what the code did that reached into the playground itself (worker.js).
   result: { id: isId, result: (v) => typeof v === "string", reached: isReached },
   pong: { id: isId },
@@ -74,6 +75,56 @@ export function countOutput(sent, pairs) {
     for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) sent.lines++;
   }
   if (sent.chars > MAX_OUTPUT_CHARS || sent.lines > MAX_OUTPUT_LINES) throw new Malformed("more output than the runner sends");
+}
+
+// What plot() and boundary() send at most (playground_runner/plots.py): a run's series,
+// each one's points, its pictures, their grids' size and points.
+export const PLOT_CAPS = { series: 12, points: 5_000, pictures: 4, resolution: 60, pictureRows: 2_000 };
+
+/** A plots batch (playground_runner/plots.py), checked against the run's `plotted` so far
+ *  ({series: Map of number to points}, pictures: Set of titles}), which it adds to;
+ *  throws Malformed past what the runner sends in a run. */
+export function parsePlots(batch, plotted) {
+  const b = parseJson(batch, "plots");
+  const valid = isObject(b) && Number.isFinite(b.ms) && Number.isSafeInteger(b.steps) && b.steps >= 0
+    && Array.isArray(b.series) && b.series.every((s) => Array.isArray(s) && s.length === 3
+      && Number.isSafeInteger(s[0]) && s[0] >= 0 && s[0] < PLOT_CAPS.series && isText(s[1]) && isText(s[2]))
+    && Array.isArray(b.points) && b.points.every((p) => Array.isArray(p) && p.length === 3
+      && Number.isSafeInteger(p[0]) && Number.isFinite(p[1]) && (p[2] === null || Number.isFinite(p[2])))
+    && Array.isArray(b.dropped) && b.dropped.every((d) => Array.isArray(d) && d.length === 2
+      && Number.isSafeInteger(d[0]) && Number.isSafeInteger(d[1]) && d[1] > 0)
+    && Array.isArray(b.boundaries) && b.boundaries.every(isPicture);
+  if (!valid) throw new Malformed("plots that are not the runner's");
+  for (const [number] of b.series) {
+    if (plotted.series.has(number)) throw new Malformed(`plots that define series ${number} twice`);
+    plotted.series.set(number, 0);
+  }
+  for (const [number] of [...b.points, ...b.dropped]) {
+    if (!plotted.series.has(number)) throw new Malformed(`plots of series ${number}, which is not defined`);
+  }
+  for (const [number] of b.points) {
+    const count = plotted.series.get(number) + 1;
+    if (count > PLOT_CAPS.points) throw new Malformed("more points than the runner sends");
+    plotted.series.set(number, count);
+  }
+  for (const { title } of b.boundaries) plotted.pictures.add(title);
+  if (plotted.pictures.size > PLOT_CAPS.pictures) throw new Malformed("more pictures than the runner sends");
+  return b;
+}
+
+/** A boundary's picture: a grid of size x size values (or null) over the ranges x and y,
+ *  row 0 the lowest, and the points over it with their classes. */
+function isPicture(p) {
+  const range = (r) => Array.isArray(r) && r.length === 2 && r.every(Number.isFinite) && r[0] < r[1];
+  return isObject(p) && isText(p.title) && range(p.x) && range(p.y)
+    && Number.isSafeInteger(p.size) && p.size >= 2 && p.size <= PLOT_CAPS.resolution
+    && Array.isArray(p.values) && p.values.length === p.size * p.size
+    && p.values.every((v) => v === null || Number.isFinite(v)) && Number.isFinite(p.threshold)
+    && Array.isArray(p.points) && p.points.length <= PLOT_CAPS.pictureRows
+    && p.points.every((point) => Array.isArray(point) && point.length === 2 && point.every(Number.isFinite))
+    && Array.isArray(p.classes) && p.classes.length === p.points.length
+    && p.classes.every((c) => typeof c === "boolean")
+    && Number.isSafeInteger(p.pointsLeftOut) && p.pointsLeftOut >= 0;
 }
 
 /** the runner's result, checked; an over-long error, title, label or op is cut short. */

@@ -29,7 +29,7 @@
 
 import { deadlines } from "./deadlines.js";
 import { moduleWorker } from "../module-worker.js";
-import { checkMessage, countOutput, Malformed, parseBatch, parseResult } from "./protocol.js";
+import { checkMessage, countOutput, Malformed, parseBatch, parsePlots, parseResult } from "./protocol.js";
 import { keepScriptsForNextLoad } from "./script-cache.js";
 
 const INTERRUPT_EVERY_MS = 50;
@@ -103,12 +103,14 @@ export class Runtime extends EventTarget {
 
   /**
    * Queue `code`, then the exercise's `checks` (Python texts, run on what the code
-   * leaves); `onOutput(stream, text)` receives its output as it comes.
+   * leaves); `onOutput(stream, text)` receives its output as it comes, and
+   * `onPlots(batch)` what it plots (protocol.js's parsePlots).
    * Returns a job whose `started` promise resolves when Python begins running
    * it (runs queue) and whose `done` promise resolves to the runner's result.
    */
-  run(code, onOutput, checks = []) {
-    const job = { id: ++this.lastId, code, checks, onOutput, sent: { chars: 0, lines: 0 }, timers: [] };
+  run(code, onOutput, checks = [], onPlots = () => {}) {
+    const plotted = { series: new Map(), pictures: new Set() };
+    const job = { id: ++this.lastId, code, checks, onOutput, onPlots, plotted, sent: { chars: 0, lines: 0 }, timers: [] };
     job.started = new Promise((resolve) => (job.begin = resolve));
     job.done = new Promise((resolve) => (job.resolve = resolve));
     this.queue.push(job);
@@ -235,6 +237,8 @@ export class Runtime extends EventTarget {
       const pairs = parseBatch(message.batch);
       countOutput(job.sent, pairs);
       for (const [stream, text] of pairs) job.onOutput(stream, text);
+    } else if (type === "plots") {
+      job.onPlots(parsePlots(message.batch, job.plotted));
     } else if (type === "result") {
       job.answer = parseResult(message.result);
       if (message.reached.length) return this.freshAfter(job.answer, message.reached);

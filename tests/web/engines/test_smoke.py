@@ -1,5 +1,5 @@
 """The playground works in Firefox and WebKit as in Chromium: boot offline, the chapter's
-example and its grads, Stop in both tiers, a course page of three playgrounds."""
+example and its grads, Stop in both tiers, a course page of three playgrounds, charts."""
 
 from __future__ import annotations
 
@@ -112,3 +112,22 @@ def test_an_edit_re_runs_the_chapters_example_live(engine, site):
     example.wait_for_output("e = 0.9999092")
     assert example.wait_for(*FINAL_STATES) == "done"
     assert example.rows()[2][3] == "11.0"
+
+
+PLOTTING = (
+    "for i in range(100):\n    plot('loss', 1 / (i + 1))\n"
+    "boundary(lambda x, y: x - y, [(0, 0), (1, 0), (0, 1)], [1, 1, -1])\n"
+)
+
+
+def test_a_run_draws_its_chart_and_decision_regions(engine, site):
+    charting = open_playground(engine, site)
+    assert charting.run(PLOTTING) == "done"
+    drawn = charting.call(
+        "const chart = root.querySelector(\".chart[data-chart='loss']\");"
+        "const canvas = root.querySelector('.boundary canvas.regions');"
+        "const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);"
+        "return [chart.dataset.points, chart.querySelector('canvas') !== null,"
+        " data.some((v, i) => i % 4 === 3 && v > 0)];"
+    )
+    assert drawn == ["100", True, True]

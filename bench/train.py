@@ -1,0 +1,123 @@
+"""What watching training costs: the moons MLP (2-16-16-1, 100 points, 100 SGD steps) run
+in the page, with its loss plotted every step and its decision regions every 10th, against
+the same loop without plotting.
+
+    python bench/train.py [--runs N]     (after `python build.py`; uses .venv's Playwright)
+
+Each run is in a fresh page, after a first run that plots one point (so that starting
+the page, its editor and the charts' chunk is over). For each: the run's time in Python
+(the runner's `ms`), the time from Run to the run's end with its charts drawn, and the
+page's longest main-thread task meanwhile (Chromium's 'longtask' entries, which are of
+50 ms or more: "none" means every task was shorter). Medians over the runs, and the worst
+longest task. Target: no task of 50 ms or more while the charts stream.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+from browser import TIMEOUT_MS, served_browser, wait_for_state
+from flood import OBSERVE_LONG_TASKS, ms_or_none
+
+FIRST = "plot('warm-up', 1)\n"
+TRAINING = """
+import math, random
+from engine import Backward, Graph, Handle, MakeValue
+from engine.nn import MLP
+
+def make_moons(n, noise, rng):
+    points, labels = [], []
+    for i in range(n):
+        t = math.pi * rng.random()
+        if i % 2:
+            x, y, label = math.cos(t), math.sin(t), -1
+        else:
+            x, y, label = 1 - math.cos(t), 0.5 - math.sin(t), 1
+        points.append((x + rng.gauss(0, noise), y + rng.gauss(0, noise)))
+        labels.append(label)
+    return points, labels
+
+rng = random.Random(1)
+points, labels = make_moons(100, 0.1, rng)
+g = Graph()
+model = MLP(g, 2, [16, 16, 1], rng=rng)
+params = model.parameters()
+n_params = len(g.nodes)
+steps = 100
+for step in range(steps):
+    del g.nodes[n_params:]
+    scores = [Handle(g, model([MakeValue(g, x), MakeValue(g, y)])[0]) for x, y in points]
+    losses = [(1 - label * score).relu() for label, score in zip(labels, scores)]
+    reg = sum(Handle(g, p) * Handle(g, p) for p in params)
+    loss = sum(losses) * (1 / len(points)) + 1e-4 * reg
+    Backward(g, loss.index)
+    lr = 1.0 - 0.9 * step / steps
+    for p in params:
+        g.nodes[p].data -= lr * g.nodes[p].grad
+    PLOT_LOSS
+    if step % 10 == 0 or step == steps - 1:
+        PLOT_BOUNDARY
+"""
+PROGRAMS = {
+    "plotting (loss every step, boundary every 10)": TRAINING
+        .replace("PLOT_LOSS", "plot('loss', loss.data)")
+        .replace("PLOT_BOUNDARY",
+                 "boundary(lambda x, y: model.forward([x, y])[0], points, labels)"),
+    "not plotting": TRAINING.replace("PLOT_LOSS", "pass").replace("PLOT_BOUNDARY", "pass"),
+}
+
+# Run `code`: the runner's ms, the ms from Run to the run's end with its charts drawn,
+# the longest task while the charts streamed (from Run to the last batch but one: the
+# last comes with the run's end, whose result the page then shows, tables and all), and
+# the longest task from Run to the end (0: none of 50 ms or more).
+RUN = """async (code) => {
+  const el = document.querySelector("autograd-playground");
+  el.code = code;
+  const batches = [];
+  const add = el.plots.add;
+  el.plots.add = (batch) => (batches.push(performance.now()), add.call(el.plots, batch));
+  const start = performance.now();
+  const result = await el.run();
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+  const end = performance.now();
+  el.plots.add = add;
+  const longest = (to) => Math.max(0, ...window.longTasks
+    .filter(([at]) => at >= start && at <= to).map(([, ms]) => ms));
+  return [result.ms, end - start, longest(batches.at(-2) ?? start), longest(end)];
+}"""
+
+
+def measure(browser, site: str, code: str) -> tuple[float, float, float]:
+    context = browser.new_context()
+    try:
+        context.set_default_timeout(TIMEOUT_MS)
+        context.add_init_script(OBSERVE_LONG_TASKS)
+        page = context.new_page()
+        page.goto(site)
+        wait_for_state(page, "ready")
+        page.evaluate(RUN, FIRST)
+        return page.evaluate(RUN, code)
+    finally:
+        context.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="fresh pages per program")
+    args = parser.parse_args()
+    with served_browser() as (browser, site):
+        print(f"{'program':<48} {'Python':>9} {'Run to drawn':>13} "
+              f"{'longest task streaming':>24} {'to the end':>12}   (medians; worst)")
+        for name, code in PROGRAMS.items():
+            results = [measure(browser, site, code) for _ in range(args.runs)]
+            columns = list(zip(*results, strict=True))
+            python, wall, streaming, whole = (statistics.median(c) for c in columns)
+            tasks = [f"{ms_or_none(median)} ({ms_or_none(max(c))})"
+                     for median, c in [(streaming, columns[2]), (whole, columns[3])]]
+            print(f"{name:<48} {python:>6.0f} ms {wall:>10.0f} ms {tasks[0]:>24} {tasks[1]:>12}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

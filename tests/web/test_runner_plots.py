@@ -1,0 +1,195 @@
+"""`plot` and `boundary` in the runner, driven in CPython as the worker drives it: what
+goes to the page, when, and what the caps and bad input make of it."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+import playground_runner
+from playground_runner import plots
+
+from .runs import strict_json
+
+
+def run_plotting(code: str) -> tuple[dict, str, list[dict]]:
+    """Run `code`: the result, everything printed, and each plot message sent, parsed."""
+    batches: list[str] = []
+    messages: list[str] = []
+    result = strict_json(playground_runner.run(code, batches.append, (), None, messages.append))
+    playground_runner.tidy()
+    output = "".join(text for batch in batches for _, text in strict_json(batch))
+    return result, output, [strict_json(m) for m in messages]
+
+
+def points_of(messages: list[dict]) -> list[list]:
+    return [p for m in messages for p in m["points"]]
+
+
+def plotted(monkeypatch, **caps) -> tuple[plots.Plots, list[dict]]:
+    """A run's Plots with `caps` (MAX_POINTS=100, ...) and a clock that stands still at 0
+    unless the test moves it (`clock[0]`); and the messages it sends, parsed."""
+    for name, value in caps.items():
+        monkeypatch.setattr(plots, name, value)
+    clock = [0.0]
+    monkeypatch.setattr(plots, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    messages: list[dict] = []
+    chart = plots.Plots(lambda batch: messages.append(strict_json(batch)))
+    chart.clock = clock
+    return chart, messages
+
+
+def test_points_go_out_with_the_first_call_then_in_batches_of_bounded_size(monkeypatch):
+    chart, messages = plotted(monkeypatch, BATCH_POINTS=400)
+    for i in range(1000):
+        chart.plot("loss", i)
+    chart.flush()  # as the run ends
+    # The clock stood still: the first point at once, then a message per BATCH_POINTS.
+    assert [len(m["points"]) for m in messages] == [1, 400, 400, 199]
+
+
+def test_a_plot_call_past_the_flush_interval_sends_what_gathered(monkeypatch):
+    chart, messages = plotted(monkeypatch)
+    for i in range(10):
+        chart.clock[0] = i * plots.FLUSH_SECONDS * 0.6
+        chart.plot("loss", i)
+    # Each call is 0.6 intervals after the last: every second call sends.
+    assert [len(m["points"]) for m in messages] == [1, 2, 2, 2, 2]
+    assert [m["ms"] for m in messages] == pytest.approx(
+        [i * plots.FLUSH_SECONDS * 600 for i in (0, 2, 4, 6, 8)])
+
+
+def test_a_series_keeps_max_points_and_says_how_many_were_dropped(monkeypatch):
+    chart, messages = plotted(monkeypatch, MAX_POINTS=100)
+    for i in range(250):
+        chart.plot("loss", i)
+    chart.flush()
+    notes: list[str] = []
+    chart.say_left_out(notes.append)
+    assert len(points_of(messages)) == 100
+    assert messages[-1]["dropped"] == [[0, 150]]
+    assert messages[-1]["steps"] == 250
+    assert notes == ["plot('loss'): 150 points past the first 100 not drawn "
+                     "(a series keeps 100)"]
+
+
+def test_series_past_max_series_are_counted_not_sent(monkeypatch):
+    chart, messages = plotted(monkeypatch, MAX_SERIES=2)
+    for name in "abcd":
+        chart.plot(name, 1)
+        chart.plot(name, 2)
+    chart.flush()
+    notes: list[str] = []
+    chart.say_left_out(notes.append)
+    assert [s[2] for m in messages for s in m["series"]] == ["a", "b"]
+    assert notes == ["plot(): 4 points of series past the first 2 not drawn "
+                     "(a run draws 2 series at most)"]
+
+
+def test_the_caps_notes_reach_the_run_s_output():
+    code = "for i in range(5_010):\n    plot('loss', i)\n"
+    _, output, messages = run_plotting(code)
+    assert len(points_of(messages)) == plots.MAX_POINTS == 5_000
+    assert "plot('loss'): 10 points past the first 5,000 not drawn" in output
+
+
+def test_a_y_that_is_nan_or_infinite_is_a_gap():
+    _, _, messages = run_plotting("plot('loss', float('nan'))\nplot('loss', float('inf'))\n")
+    assert points_of(messages) == [[0, 0.0, None], [0, 1.0, None]]
+
+
+@pytest.mark.parametrize(("line", "error"), [
+    ("plot('loss', 'high')", "TypeError: plot('loss'): y must be a number, got high (str)"),
+    ("plot('loss', 1, x=float('inf'))", "ValueError: plot('loss'): x is inf, not a finite number"),
+    ("plot('loss', None)", "TypeError: plot('loss'): y must be a number, got None (NoneType)"),
+])
+def test_bad_points_are_errors_that_name_the_series_at_the_learner_s_line(line, error):
+    result, _, _ = run_plotting(f"plot('loss', 0.5)\n{line}\n")
+    assert result["status"] == "error"
+    assert result["line"] == 2
+    assert result["error"].rstrip().endswith(error)
+
+
+def test_the_points_before_an_error_are_sent():
+    _, _, messages = run_plotting("plot('loss', 1)\nplot('loss', 2)\n1 / 0\n")
+    assert len(points_of(messages)) == 2
+
+
+BOUNDARY = """
+points = [(0, 0), (1, 0), (0, 1), (1, 1)]
+labels = [-1, 1, -1, 1]
+boundary(lambda x, y: x - 0.5, points, labels, resolution=4)
+"""
+
+
+def test_boundary_sends_predict_on_a_grid_around_the_points_and_their_classes():
+    result, _, messages = run_plotting(BOUNDARY)
+    assert result["status"] == "done"
+    (picture,) = [b for m in messages for b in m["boundaries"]]
+    assert picture["title"] == "boundary"
+    assert picture["x"] == picture["y"] == [-0.1, 1.1]
+    assert picture["size"] == 4
+    cell_xs = [-0.1 + (col + 0.5) * 0.3 for col in range(4)]
+    assert picture["values"] == pytest.approx([x - 0.5 for _ in range(4) for x in cell_xs])
+    assert picture["points"] == [[0, 0], [1, 0], [0, 1], [1, 1]]
+    assert picture["classes"] == [False, True, False, True]
+
+
+def test_boundary_calls_of_one_title_between_messages_send_only_the_last(monkeypatch):
+    chart, messages = plotted(monkeypatch)
+    points, labels = [(0, 0), (1, 0), (0, 1), (1, 1)], [-1, 1, -1, 1]
+    for shift in (0.1, 0.2, 0.3):
+        chart.boundary(lambda x, y, shift=shift: x - shift, points, labels, resolution=4)
+    chart.flush()
+    pictures = [b for m in messages for b in m["boundaries"]]
+    assert len(pictures) == 2  # the first at once, then the last as the run ends
+    assert pictures[-1]["values"][0] == pytest.approx(-0.1 + 0.15 - 0.3)
+
+
+def test_boundary_draws_an_mlp_s_forward_pass():
+    code = ("import random\nfrom engine import Graph\nfrom engine.nn import MLP\n"
+            "model = MLP(Graph(), 2, [4, 1], rng=random.Random(0))\n"
+            "boundary(lambda x, y: model.forward([x, y])[0], [(0, 0), (2, 1)], [1, -1],\n"
+            "         resolution=3)\n"
+            "expected = [model.forward([x, y])[0] for y in (0.1, 0.5, 0.9)\n"
+            "            for x in (-0.2 + 0.8 * (k + 0.5) for k in range(3))]\n"
+            "print(expected)\n")
+    result, output, messages = run_plotting(code)
+    assert result["status"] == "done", result["error"]
+    (picture,) = [b for m in messages for b in m["boundaries"]]
+    assert picture["values"] == pytest.approx(strict_json(output))
+
+
+@pytest.mark.parametrize(("call", "error"), [
+    ("boundary(f, [(0, 0), (1, 1)], [1])",
+     "ValueError: boundary('boundary'): 2 points but 1 labels"),
+    ("boundary(f, [(0, 0), (1, 2, 3)], [1, -1])",
+     "TypeError: boundary('boundary'): points[1] is (1, 2, 3), not an (x, y) pair"),
+    ("boundary(f, [(0, 0)], ['a'])",
+     "TypeError: boundary('boundary'): labels[0] must be a number, got a (str)"),
+    ("boundary(lambda x, y: 'yes', [(0, 0)], [1], resolution=2)",
+     "TypeError: boundary('boundary'): predict(-0.5, -0.5) must be a number, got yes (str)"),
+    ("boundary(f, [(0, 0)], [1], resolution=500)",
+     "ValueError: boundary('boundary'): resolution must be an int from 2 to 60, got 500"),
+    ("boundary(3, [(0, 0)], [1])",
+     "TypeError: boundary('boundary'): predict must be a function of (x, y), got int"),
+])
+def test_boundary_refuses_bad_input_naming_what_is_wrong(call, error):
+    result, _, _ = run_plotting(f"def f(x, y):\n    return x\n{call}\n")
+    assert result["status"] == "error"
+    assert result["line"] == 3
+    assert result["error"].rstrip().endswith(error)
+
+
+def test_an_error_inside_predict_points_at_the_learner_s_line():
+    result, _, _ = run_plotting("def f(x, y):\n    return x / 0\nboundary(f, [(0, 0)], [1])\n")
+    assert result["status"] == "error"
+    assert result["line"] == 2
+    assert "ZeroDivisionError" in result["error"]
+
+
+def test_each_run_starts_with_no_series():
+    run_plotting("plot('a', 1)\nplot('b', 2)\nplot = None\n")
+    _, _, messages = run_plotting("plot('c', 3)\n")
+    assert messages[0]["series"] == [[0, "c", "c"]]

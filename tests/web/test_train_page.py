@@ -1,0 +1,62 @@
+"""train.html: a model on the course's graph, one training step, and the moons trained
+while its loss and decision regions are drawn; accessible in both themes."""
+
+from __future__ import annotations
+
+import pytest
+
+from .pages import PlaygroundAt
+from .test_accessibility import axe_violations, readable
+
+
+def run_at(page, site: str, name: str) -> tuple[PlaygroundAt, dict]:
+    """Open train.html, run its playground `name` to the end; it, and the run-end detail."""
+    page.goto(site + "train.html")
+    playground = PlaygroundAt(page, f"#{name}")
+    playground.element.scroll_into_view_if_needed()  # Python starts once a playground is seen
+    playground.wait_for("ready")
+    detail = playground.element.evaluate(
+        "el => new Promise(done => { el.addEventListener('run-end', e => done(e.detail), "
+        "{once: true}); el.run(); })")
+    return playground, detail
+
+
+def test_the_model_s_forward_on_floats_gives_its_recorded_score(new_context, site):
+    playground, detail = run_at(new_context().new_page(), site, "neuron")
+    assert detail["status"] == "done"
+    lines = playground.output.splitlines()
+    assert lines[1] == "9 parameters: [0, 1, 2, 3, 4, 5, 6, 7, 8]"
+    score = lines[2].split()[1]
+    assert lines[2] == f"score {score} from 16 nodes of one forward pass"
+    assert lines[3] == f"the same without recording: {score}"
+    assert float(score) != 0.0
+
+
+def test_each_training_step_lowers_the_loss_on_a_graph_of_the_same_size(new_context, site):
+    playground, detail = run_at(new_context().new_page(), site, "steps")
+    assert detail["status"] == "done"
+    assert playground.output.splitlines() == [
+        "step 0: loss 1.0298, 1316 nodes",
+        "step 1: loss 0.9418, 1316 nodes",
+        "step 2: loss 0.8570, 1316 nodes",
+        "step 3: loss 0.7625, 1316 nodes",
+        "step 4: loss 0.6488, 1316 nodes",
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_moons_learn_while_their_loss_and_regions_are_drawn(new_context, site, scheme):
+    page = new_context(color_scheme=scheme).new_page()
+    playground, detail = run_at(page, site, "moons")
+    assert detail["status"] == "done"
+    assert playground.output.strip() == "after 100 steps: loss 0.0126, accuracy 100%"
+    loss, accuracy = (chart["series"][0] for chart in detail["plots"]["charts"])
+    assert (loss["name"], loss["points"], accuracy["name"], accuracy["points"]) == (
+        "loss", 100, "accuracy", 100)
+    assert loss["last"][1] < 0.02
+    (regions,) = detail["plots"]["boundaries"]
+    assert len(regions["points"]) == 100
+    assert regions["size"] == 25
+    assert playground.element.locator(".boundary canvas.regions").is_visible()
+    violations = axe_violations(page)
+    assert [v["id"] for v in violations] == [], f"axe, {scheme}:\n{readable(violations)}"

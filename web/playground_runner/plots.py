@@ -1,0 +1,202 @@
+"""`plot` and `boundary`, in every run's namespace: charts the page draws while the code runs.
+
+    plot(name, y, x=None, chart=None)
+        appends the point (x, y) to the series `name` (x: by default the series' count of
+        points so far, 0, 1, 2, ...); series with the same `chart` (by default their own
+        name) share one chart.
+    boundary(predict, points, labels, title="boundary", resolution=30, threshold=0.0)
+        draws a 2-D classifier's decision regions: predict(x, y) on a grid of
+        resolution x resolution cells around the points, a cell's class being whether the
+        prediction is above `threshold`; the points over it, coloured by whether their
+        label is. Each call with the same title redraws that picture.
+
+The code never waits for the page: points and pictures gather here, and go out as one
+message at most every FLUSH_SECONDS (and as the run ends), when `plot` or `boundary` is
+called. Past the caps, points are counted, not sent, and the output says how many.
+
+A module of its own, as show.py is: code can read what `plot` leads to (its class's
+functions' globals), so little of the runner's is in reach from here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from numbers import Real
+
+from .caps import TITLE_CHARS, text_of
+
+FLUSH_SECONDS = 0.03
+"""How often at most the points gathered go to the page: a frame or two of the page's."""
+BATCH_POINTS = 2_000
+"""A message holds at most this many points: the page takes in a message in one task."""
+MAX_SERIES = 12
+MAX_POINTS = 5_000
+"""Points a series keeps at most: the page redraws a chart in a frame."""
+MAX_PICTURES = 4
+MAX_RESOLUTION = 60
+MAX_BOUNDARY_POINTS = 2_000
+MARGIN = 0.1
+"""Around the points, a boundary's picture shows this much of their spread on each side."""
+
+
+class Plots:
+    """A run's charts: the series so far, and what waits to be sent to the page."""
+
+    def __init__(self, post: Callable[[str], None] | None) -> None:
+        self._post = post
+        self._started = time.perf_counter()
+        self._last_flush = float("-inf")  # so the first point goes out at once
+        self._index: dict[tuple[str, str], int] = {}  # (chart, name) -> series number
+        self._counts: list[int] = []  # points appended to each series, dropped ones too
+        self._dropped: dict[int, int] = {}
+        self._new_series: list[list] = []  # [number, chart, name]
+        self._points: list[list] = []
+        self._pictures: dict[str, dict] = {}  # a boundary's latest picture, by title
+        self._titles: list[str] = []
+        self._left_out = 0  # points of series past MAX_SERIES
+        self._left_out_pictures = 0
+        self._steps = 0
+        self._dropped_changed = False
+
+    def plot(self, name: object, y: object, x: object = None, chart: object = None) -> None:
+        """Append the point (x, y) to the series `name`, on the chart `chart` (by default
+        the series' own name); x is by default the series' count of points so far. A y
+        that is nan or infinite leaves a gap."""
+        name = text_of(name, TITLE_CHARS)
+        chart = name if chart is None else text_of(chart, TITLE_CHARS)
+        y = _number(y, f"plot({name!r}): y")
+        index = self._index.get((chart, name))
+        if index is None:
+            if len(self._counts) == MAX_SERIES:
+                self._left_out += 1
+                return
+            # Each step one call, so that a Stop between them leaves nothing half made.
+            index = len(self._counts)
+            self._counts.append(0)
+            self._new_series.append([index, chart, name])
+            self._index[(chart, name)] = index
+        count = self._counts[index]
+        x = float(count) if x is None else _number(x, f"plot({name!r}): x")
+        if not math.isfinite(x):
+            raise ValueError(f"plot({name!r}): x is {x}, not a finite number")
+        self._counts[index] = count + 1
+        self._steps = max(self._steps, count + 1)
+        if count >= MAX_POINTS:
+            self._dropped[index] = self._dropped.get(index, 0) + 1
+            self._dropped_changed = True
+        else:
+            self._points.append([index, x, y if math.isfinite(y) else None])
+        self._maybe_flush()
+
+    def boundary(self, predict: Callable[[float, float], object], points: object,
+                 labels: object, title: object = "boundary", resolution: int = 30,
+                 threshold: float = 0.0) -> None:
+        """Draw predict(x, y)'s decision regions around `points` (x, y pairs), with the
+        points over them coloured by their `labels`; redraws the picture of this title."""
+        title = text_of(title, TITLE_CHARS)
+        where = f"boundary({title!r})"
+        if not callable(predict):
+            raise TypeError(f"{where}: predict must be a function of (x, y), "
+                            f"got {type(predict).__name__}")
+        if type(resolution) is not int or not 2 <= resolution <= MAX_RESOLUTION:
+            raise ValueError(f"{where}: resolution must be an int from 2 to {MAX_RESOLUTION}, "
+                             f"got {resolution!r}")
+        threshold = _number(threshold, f"{where}: threshold")
+        pairs, classes = _labelled_points(where, points, labels, threshold)
+        if title not in self._titles:
+            if len(self._titles) == MAX_PICTURES:
+                self._left_out_pictures += 1
+                return
+            self._titles.append(title)
+        (x0, x1), (y0, y1) = _span([p[0] for p in pairs]), _span([p[1] for p in pairs])
+        dx, dy = (x1 - x0) / resolution, (y1 - y0) / resolution
+        values = []
+        for row in range(resolution):  # row 0 is the lowest y
+            y = y0 + (row + 0.5) * dy
+            for col in range(resolution):
+                x = x0 + (col + 0.5) * dx
+                value = _number(predict(x, y), f"{where}: predict({x!r}, {y!r})")
+                values.append(value if math.isfinite(value) else None)
+        self._pictures[title] = {
+            "title": title, "x": [x0, x1], "y": [y0, y1], "size": resolution,
+            "values": values, "threshold": threshold,
+            "points": pairs[:MAX_BOUNDARY_POINTS], "classes": classes[:MAX_BOUNDARY_POINTS],
+            "pointsLeftOut": max(0, len(pairs) - MAX_BOUNDARY_POINTS),
+        }
+        self._maybe_flush()
+
+    def _maybe_flush(self) -> None:
+        if len(self._points) >= BATCH_POINTS or \
+                time.perf_counter() - self._last_flush > FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Send what gathered since the last message, if anything did."""
+        self._last_flush = time.perf_counter()
+        if not (self._points or self._pictures or self._new_series or self._dropped_changed):
+            return
+        batch = {
+            "ms": (self._last_flush - self._started) * 1000, "steps": self._steps,
+            "series": self._new_series, "points": self._points,
+            "dropped": [[i, n] for i, n in self._dropped.items()],
+            "boundaries": list(self._pictures.values()),
+        }
+        self._new_series, self._points, self._pictures = [], [], {}
+        self._dropped_changed = False
+        if self._post is not None:
+            self._post(json.dumps(batch, allow_nan=False))
+
+    def say_left_out(self, note: Callable[[str], None]) -> None:
+        """Say in the output what the caps kept from the page."""
+        names = {index: name for (_, name), index in self._index.items()}
+        for index, count in self._dropped.items():
+            note(f"plot({names[index]!r}): {count:,} points past the first {MAX_POINTS:,} "
+                 f"not drawn (a series keeps {MAX_POINTS:,})")
+        if self._left_out:
+            note(f"plot(): {self._left_out:,} points of series past the first {MAX_SERIES} "
+                 f"not drawn (a run draws {MAX_SERIES} series at most)")
+        if self._left_out_pictures:
+            note(f"boundary(): {self._left_out_pictures:,} pictures of titles past the first "
+                 f"{MAX_PICTURES} not drawn")
+
+
+def _number(value: object, what: str) -> float:
+    """`value` as a float, or an error saying that `what` must be a number."""
+    if isinstance(value, Real) and not isinstance(value, bool):
+        return float(value)
+    raise TypeError(f"{what} must be a number, got {text_of(value, 40)} "
+                    f"({type(value).__name__})")
+
+
+def _labelled_points(where: str, points: object, labels: object,
+                     threshold: float) -> tuple[list[list[float]], list[bool]]:
+    """The points as [x, y] lists and, for each, whether its label is above `threshold`."""
+    points, labels = list(points), list(labels)
+    if not points:
+        raise ValueError(f"{where}: no points")
+    if len(points) != len(labels):
+        raise ValueError(f"{where}: {len(points)} points but {len(labels)} labels")
+    pairs = []
+    for i, point in enumerate(points):
+        try:
+            x, y = point
+        except (TypeError, ValueError):
+            raise TypeError(f"{where}: points[{i}] is {text_of(point, 40)}, "
+                            "not an (x, y) pair") from None
+        pair = [_number(x, f"{where}: points[{i}]'s x"), _number(y, f"{where}: points[{i}]'s y")]
+        if not all(map(math.isfinite, pair)):
+            raise ValueError(f"{where}: points[{i}] is {pair}, not finite")
+        pairs.append(pair)
+    classes = [_number(label, f"{where}: labels[{i}]") > threshold
+               for i, label in enumerate(labels)]
+    return pairs, classes
+
+
+def _span(values: list[float]) -> tuple[float, float]:
+    """From the least to the greatest of `values`, with a margin on each side."""
+    low, high = min(values), max(values)
+    margin = (high - low) * MARGIN or 1.0
+    return low - margin, high + margin

@@ -1,0 +1,249 @@
+// The charts of plot() and boundary(): a chunk of its own, with uPlot, that a page
+// downloads only once one of its runs plots (plots.js imports it then).
+//
+// LineChart: one chart's series as lines (uPlot), named by a key of coloured swatches.
+// BoundaryChart: a classifier's decision regions as a heatmap on a canvas, with the
+// labelled points over it on a canvas of their own.
+// Both say the values under the pointer, or under a cursor the arrow keys move once
+// the chart has focus, in a line that screen readers hear; their colours are the
+// playground's (light or dark), read from its CSS whenever `recolour` is called.
+
+import uPlot from "uplot";
+import uplotCss from "uplot/dist/uPlot.min.css";
+import { element } from "./dom.js";
+import { shortNumber } from "./format.js";
+
+export const sheet = new CSSStyleSheet();
+sheet.replaceSync(uplotCss);
+
+const HEIGHT_PX = 150;
+const PALETTE = 6; // --plot-1 ... --plot-6 (plots.css)
+const BOUNDARY_PX = 220;
+const POINT_RADIUS_PX = 3.5;
+
+/** `value` (CSS, e.g. "var(--muted)") as the colour it is inside `root`, for a canvas. */
+function colour(root, value) {
+  const probe = element("span", { hidden: true });
+  probe.style.color = value;
+  root.append(probe);
+  const resolved = getComputedStyle(probe).color;
+  probe.remove();
+  return resolved;
+}
+
+/** What a figure says as the pointer or the keyboard's cursor moves: one line, heard. */
+function readout() {
+  const line = element("p", { className: "readout" });
+  line.setAttribute("aria-live", "polite");
+  return line;
+}
+
+export class LineChart {
+  /** `name`: the chart's; `series`: [{name}], in the order of their lines. */
+  constructor(name, series) {
+    this.name = name;
+    this.names = series.map((s) => s.name);
+    this.key = element("ul", { className: "key" }, this.names.map((text, i) =>
+      element("li", { className: `swatch-${(i % PALETTE) + 1}`, textContent: text })));
+    this.readout = readout();
+    this.box = element("div", { className: "plot" });
+    this.root = element("figure", { className: "chart", tabIndex: 0 }, [
+      element("figcaption", { textContent: name }), this.key, this.box, this.readout]);
+    this.root.dataset.chart = name;
+    this.root.addEventListener("keydown", (event) => this.onKey(event));
+    this.data = [[], ...this.names.map(() => [])];
+    this.colours = null;
+    this.plot = null;
+    this.cursor = null; // the keyboard's point, by index into the data
+  }
+
+  /** Draw `data` (uPlot's: xs, then each series' ys, null for a gap). */
+  setData(data, { points, dropped }) {
+    this.data = data;
+    this.root.dataset.points = String(points);
+    this.root.dataset.dropped = String(dropped);
+    const last = this.names.map((name, i) => `${name} ${valueText(lastOf(data[i + 1]))}`);
+    const more = dropped ? `, ${dropped.toLocaleString("en")} more not drawn` : "";
+    this.root.ariaLabel = `Chart ${this.name}: ${points.toLocaleString("en")} points${more}; ` +
+      `last ${last.join(", ")}. Arrow keys read the points.`;
+    if (!this.plot) this.create();
+    else this.plot.setData(data);
+  }
+
+  create() {
+    const width = Math.max(200, this.box.clientWidth || 320);
+    const c = () => this.colours;
+    const axis = { stroke: () => c().muted, grid: { stroke: () => c().line, width: 1 },
+      ticks: { stroke: () => c().line, width: 1 }, font: "11px sans-serif" };
+    this.plot = new uPlot({
+      width, height: HEIGHT_PX,
+      scales: { x: { time: false } },
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false }, points: { show: false } },
+      axes: [axis, { ...axis, size: 48 }],
+      series: [{}, ...this.names.map((label, i) => ({
+        label, stroke: () => c().series[i % PALETTE], width: 1.5, spanGaps: true, points: { show: false },
+      }))],
+      hooks: { setCursor: [(u) => this.say(u.cursor.idx)] },
+    }, this.data, this.box);
+    this.plot.root.ariaHidden = "true"; // the figure's label and readout say what it shows
+  }
+
+  /** Read the playground's colours again (its theme changed), and redraw. */
+  recolour(root) {
+    this.colours = {
+      muted: colour(root, "var(--muted)"),
+      line: colour(root, "var(--line)"),
+      series: Array.from({ length: PALETTE }, (_, i) => colour(root, `var(--plot-${i + 1})`)),
+    };
+    this.plot?.redraw(false);
+  }
+
+  /** Say the values at data index `i` (null: the pointer left). */
+  say(i) {
+    if (i === null || i === undefined || i >= this.data[0].length) return;
+    const values = this.names.map((name, k) => `${name} ${valueText(this.data[k + 1][i])}`);
+    this.readout.textContent = `x ${shortNumber(this.data[0][i])}: ${values.join(", ")}`;
+  }
+
+  onKey(event) {
+    const count = this.data[0].length;
+    const moves = { ArrowRight: 1, ArrowLeft: -1, PageDown: 10, PageUp: -10 };
+    let i;
+    if (event.key in moves) i = (this.cursor ?? (moves[event.key] > 0 ? -1 : count)) + moves[event.key];
+    else if (event.key === "Home") i = 0;
+    else if (event.key === "End") i = count - 1;
+    else return;
+    event.preventDefault();
+    if (!count || !this.plot) return;
+    this.cursor = Math.min(count - 1, Math.max(0, i));
+    const y = this.data.slice(1).map((ys) => ys[this.cursor]).find((v) => v !== null) ?? 0;
+    this.plot.setCursor({ left: this.plot.valToPos(this.data[0][this.cursor], "x"), top: this.plot.valToPos(y, "y") });
+    this.say(this.cursor);
+  }
+
+  destroy() {
+    this.plot?.destroy();
+  }
+}
+
+/** A series' value as said: "no point" where it has none (a gap, or another series' x). */
+function valueText(y) {
+  return y === null ? "no point" : shortNumber(y);
+}
+
+function lastOf(values) {
+  for (let i = values.length - 1; i >= 0; i--) if (values[i] !== null) return values[i];
+  return null;
+}
+
+export class BoundaryChart {
+  constructor(title) {
+    this.title = title;
+    this.regions = element("canvas", { className: "regions" });
+    this.dots = element("canvas", { className: "dots" });
+    this.readout = readout();
+    this.root = element("figure", { className: "boundary", tabIndex: 0 }, [
+      element("figcaption", { textContent: title }),
+      element("div", { className: "canvases" }, [this.regions, this.dots]),
+      this.readout,
+    ]);
+    this.root.dataset.title = title;
+    this.root.dataset.draws = "0";
+    for (const canvas of [this.regions, this.dots]) {
+      canvas.width = canvas.height = Math.round(BOUNDARY_PX * devicePixelRatio);
+      canvas.ariaHidden = "true";
+    }
+    this.dots.addEventListener("pointermove", (event) => {
+      const box = this.dots.getBoundingClientRect();
+      const size = this.picture?.size ?? 1;
+      const col = Math.floor(((event.clientX - box.left) / box.width) * size);
+      const row = size - 1 - Math.floor(((event.clientY - box.top) / box.height) * size);
+      this.say(col, row);
+    });
+    this.root.addEventListener("keydown", (event) => this.onKey(event));
+    this.picture = null;
+    this.cell = null; // the keyboard's cell, [col, row]
+  }
+
+  /** Draw `picture` (protocol.js's isPicture), in place of the last. */
+  draw(picture) {
+    this.picture = picture;
+    const { x, y, size, values, threshold, points, classes } = picture;
+    Object.assign(this.root.dataset, { x0: x[0], x1: x[1], y0: y[0], y1: y[1], size, threshold });
+    this.root.dataset.draws = String(Number(this.root.dataset.draws) + 1);
+    const above = values.filter((v) => v !== null && v > threshold).length;
+    const positive = classes.filter(Boolean).length;
+    this.root.ariaLabel = `Decision regions of ${this.title}: predict above ${shortNumber(threshold)} on ` +
+      `${Math.round((100 * above) / values.length)}% of x ${shortNumber(x[0])} to ${shortNumber(x[1])}, ` +
+      `y ${shortNumber(y[0])} to ${shortNumber(y[1])}; ${points.length} points, ${positive} labelled above. ` +
+      "Arrow keys read the cells.";
+    this.paint();
+  }
+
+  /** Paint the regions (a cell's shade: how far its prediction is past the threshold,
+   *  against the farthest) and the points, in the playground's colours. */
+  paint() {
+    const picture = this.picture;
+    if (!picture || !this.colours) return;
+    const { x, y, size, values, threshold, points, classes } = picture;
+    const farthest = Math.max(...values.map((v) => (v === null ? 0 : Math.abs(v - threshold)))) || 1;
+    const image = new ImageData(size, size);
+    values.forEach((v, i) => {
+      const row = Math.floor(i / size);
+      const at = ((size - 1 - row) * size + (i % size)) * 4; // row 0, the lowest y, at the bottom
+      if (v === null) return;
+      const [r, g, b] = v > threshold ? this.colours.above : this.colours.below;
+      image.data.set([r, g, b, Math.round(255 * (0.25 + (0.55 * Math.abs(v - threshold)) / farthest))], at);
+    });
+    const cells = element("canvas", { width: size, height: size });
+    cells.getContext("2d").putImageData(image, 0, 0);
+    const context = this.regions.getContext("2d");
+    const side = this.regions.width;
+    context.clearRect(0, 0, side, side);
+    context.imageSmoothingEnabled = false;
+    context.drawImage(cells, 0, 0, side, side);
+    const dots = this.dots.getContext("2d");
+    dots.clearRect(0, 0, side, side);
+    dots.lineWidth = devicePixelRatio;
+    dots.strokeStyle = this.colours.outline;
+    const radius = POINT_RADIUS_PX * devicePixelRatio;
+    points.forEach(([px, py], i) => {
+      dots.fillStyle = `rgb(${(classes[i] ? this.colours.above : this.colours.below).join(" ")})`;
+      dots.beginPath();
+      dots.arc(((px - x[0]) / (x[1] - x[0])) * side, (1 - (py - y[0]) / (y[1] - y[0])) * side, radius, 0, 2 * Math.PI);
+      dots.fill();
+      dots.stroke();
+    });
+  }
+
+  recolour(root) {
+    const rgb = (value) => colour(root, value).match(/[\d.]+/g).slice(0, 3).map(Number);
+    this.colours = { above: rgb("var(--region-above)"), below: rgb("var(--region-below)"), outline: colour(root, "var(--bg)") };
+    this.paint();
+  }
+
+  /** Say the cell at `col`, `row` (row 0 the lowest): where it is and its prediction. */
+  say(col, row) {
+    const p = this.picture;
+    if (!p || col < 0 || row < 0 || col >= p.size || row >= p.size) return;
+    const at = (range, k) => range[0] + ((k + 0.5) * (range[1] - range[0])) / p.size;
+    const v = p.values[row * p.size + col];
+    const side = v === null ? "" : v > p.threshold ? " (above)" : " (not above)";
+    this.readout.textContent = `x ${shortNumber(at(p.x, col))}, y ${shortNumber(at(p.y, row))}: ` +
+      `predict ${shortNumber(v)}${side}`;
+  }
+
+  onKey(event) {
+    const moves = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    if (!(event.key in moves) || !this.picture) return;
+    event.preventDefault();
+    const size = this.picture.size;
+    const [col, row] = this.cell ?? [Math.floor(size / 2), Math.floor(size / 2)];
+    const [dc, dr] = this.cell ? moves[event.key] : [0, 0];
+    this.cell = [Math.min(size - 1, Math.max(0, col + dc)), Math.min(size - 1, Math.max(0, row + dr))];
+    this.say(...this.cell);
+  }
+
+  destroy() {}
+}

@@ -1,0 +1,218 @@
+// The results' charts: what a run passes to plot() and boundary(), drawn while it runs,
+// with a step counter and the run's time so far. They stay after the run ends or is
+// stopped, with what was drawn by then; the next run's start clears them.
+//
+// Batches (protocol.js's parsePlots) are only taken in as they come; charts are drawn
+// at most once a frame (or once deadlines.outputFrameMs passed without one, as the
+// output is), each with all its points: a chart's points are capped (PLOT_CAPS), so a
+// frame's drawing is bounded. The charts themselves (uPlot, and the decision regions'
+// canvas) are a chunk of their own, charts.js, imported when the first batch comes.
+//
+// For tests and `check`: the panel's data-steps and data-ms; each chart's data-chart,
+// data-points and data-dropped; each boundary's data-title, data-draws and its ranges;
+// and summary(), which the playground puts in its "run-end" event's detail.
+
+import { deadlines } from "./deadlines.js";
+import { element } from "./dom.js";
+
+let chartsModule = null;
+const charts = () => (chartsModule ??= importCharts().catch((error) => {
+  chartsModule = null; // the next run tries again
+  throw error;
+}));
+
+/** charts.js. uPlot reads navigator.language as its module is evaluated, and fails on a
+ *  tag that Intl refuses (WebKitGTK says "C" under the C locale): while it is imported,
+ *  such a browser's language reads as "en-US". */
+async function importCharts() {
+  if (isLanguageTag(navigator.language)) return import("./charts.js");
+  Object.defineProperty(navigator, "language", { value: "en-US", configurable: true });
+  try {
+    return await import("./charts.js");
+  } finally {
+    delete navigator.language; // the browser's own getter again
+  }
+}
+
+function isLanguageTag(tag) {
+  try {
+    new Intl.NumberFormat(tag);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export class PlotsPanel {
+  constructor() {
+    this.clock = element("p", { className: "plot-clock" });
+    this.grid = element("div", { className: "plot-grid" });
+    this.root = element("div", { className: "plots", hidden: true }, [
+      element("h2", { textContent: "Charts" }), this.clock, this.grid]);
+    this.waiting = [];
+    this.clear();
+  }
+
+  /** Take the charts away, for a new run. */
+  clear() {
+    this.unschedule();
+    for (const view of this.views?.values() ?? []) view.destroy();
+    this.views = new Map(); // chart name or boundary title: its LineChart or BoundaryChart
+    this.charts = new Map(); // chart name: {series: [{name, xs, ys, dropped}], changed}
+    this.series = new Map(); // series number: its entry in its chart
+    this.pictures = new Map(); // title: {picture, changed}
+    this.steps = 0;
+    this.ms = 0;
+    this.failed = false;
+    this.grid.replaceChildren();
+    this.root.hidden = true;
+    delete this.root.dataset.steps;
+    delete this.root.dataset.ms;
+    this.settle();
+  }
+
+  /** Take in a batch of plots; it is drawn in a coming frame. */
+  add(batch) {
+    for (const [number, chart, name] of batch.series) {
+      if (!this.charts.has(chart)) this.charts.set(chart, { series: [], changed: true, added: true });
+      const entry = { name, xs: [], ys: [], dropped: 0, chart: this.charts.get(chart) };
+      entry.chart.series.push(entry);
+      entry.chart.added = entry.chart.changed = true; // a series more: its view is made anew
+      this.series.set(number, entry);
+    }
+    for (const [number, x, y] of batch.points) {
+      const entry = this.series.get(number);
+      entry.xs.push(x);
+      entry.ys.push(y);
+      entry.chart.changed = true;
+    }
+    for (const [number, dropped] of batch.dropped) {
+      const entry = this.series.get(number);
+      entry.dropped = dropped;
+      entry.chart.changed = true;
+    }
+    for (const picture of batch.boundaries) this.pictures.set(picture.title, { picture, changed: true });
+    this.steps = batch.steps;
+    this.ms = batch.ms;
+    this.schedule();
+  }
+
+  /** Draw in the next frame, or once deadlines.outputFrameMs have passed without one. */
+  schedule() {
+    if (this.next) return;
+    const draw = () => this.draw();
+    this.next = { frame: requestAnimationFrame(draw), timer: setTimeout(draw, deadlines.outputFrameMs) };
+  }
+
+  unschedule() {
+    cancelAnimationFrame(this.next?.frame);
+    clearTimeout(this.next?.timer);
+    this.next = null;
+  }
+
+  /** Resolves once what was taken in is drawn. */
+  drawn() {
+    if (!this.next && !this.loading) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  settle() {
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
+
+  async draw() {
+    this.unschedule();
+    if (!this.module) {
+      if (this.loading) return; // drawn once loaded
+      if (this.failed) return this.settle();
+      this.loading = true;
+      try {
+        this.module = await charts();
+        this.adopt(this.module.sheet);
+      } catch (error) {
+        this.failed = true; // until the next run: said once, not tried again each frame
+        this.root.hidden = false;
+        this.clock.textContent = `The charts could not be loaded: ${error.message}`;
+        return this.settle();
+      } finally {
+        this.loading = false;
+      }
+    }
+    const { LineChart, BoundaryChart } = this.module;
+    this.root.hidden = false;
+    this.root.dataset.steps = String(this.steps);
+    this.root.dataset.ms = String(Math.round(this.ms));
+    this.clock.textContent = `step ${this.steps.toLocaleString("en")} · ${(this.ms / 1000).toFixed(1)} s`;
+    for (const [name, chart] of this.charts) {
+      if (!chart.changed) continue;
+      let view = this.views.get(name);
+      if (chart.added) {
+        view?.destroy();
+        const fresh = new LineChart(name, chart.series);
+        if (view) view.root.replaceWith(fresh.root);
+        else this.grid.append(fresh.root);
+        fresh.recolour(this.root);
+        this.views.set(name, (view = fresh));
+      }
+      view.setData(aligned(chart.series), {
+        points: chart.series.reduce((sum, s) => sum + s.xs.length, 0),
+        dropped: chart.series.reduce((sum, s) => sum + s.dropped, 0),
+      });
+      chart.changed = chart.added = false;
+    }
+    for (const [title, entry] of this.pictures) {
+      if (!entry.changed) continue;
+      let view = this.views.get(`boundary ${title}`);
+      if (!view) {
+        view = new BoundaryChart(title);
+        this.grid.append(view.root);
+        view.recolour(this.root);
+        this.views.set(`boundary ${title}`, view);
+      }
+      view.draw(entry.picture);
+      entry.changed = false;
+    }
+    if (!this.next) this.settle();
+  }
+
+  /** Put the charts' own style sheet beside the playground's. */
+  adopt(sheet) {
+    const root = this.root.getRootNode();
+    if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  }
+
+  /** The playground's theme changed: the charts take its colours. */
+  recolour() {
+    for (const view of this.views.values()) view.recolour(this.root);
+  }
+
+  /** What the charts show, for the "run-end" event: the steps and time, each chart's
+   *  series (their points drawn, dropped and last), each boundary's picture. */
+  summary() {
+    const charts = [...this.charts].map(([name, chart]) => ({
+      name,
+      series: chart.series.map((s) => ({
+        name: s.name, points: s.xs.length, dropped: s.dropped, last: s.xs.length ? [s.xs.at(-1), s.ys.at(-1)] : null,
+      })),
+    }));
+    const boundaries = [...this.pictures.values()].map(({ picture }) => picture);
+    return { steps: this.steps, ms: this.ms, charts, boundaries };
+  }
+}
+
+/** A chart's series as uPlot's aligned data: the xs of all, in order, then each one's ys
+ *  at them (null where it has no point). Series of the same xs, as most are, join as they are. */
+function aligned(series) {
+  const [first] = series;
+  if (series.every((s) => s.xs.length === first.xs.length && s.xs.every((x, i) => x === first.xs[i]))
+    && first.xs.every((x, i) => i === 0 || first.xs[i - 1] < x)) {
+    return [first.xs.slice(), ...series.map((s) => s.ys.slice())];
+  }
+  const xs = [...new Set(series.flatMap((s) => s.xs))].sort((a, b) => a - b);
+  const row = new Map(xs.map((x, i) => [x, i]));
+  return [xs, ...series.map((s) => {
+    const ys = new Array(xs.length).fill(null);
+    s.xs.forEach((x, i) => (ys[row.get(x)] = s.ys[i]));
+    return ys;
+  })];
+}
