@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
+import email
+import fnmatch
+import json
 import re
 import subprocess
+import sys
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -32,10 +37,48 @@ def files(folder: Path) -> list[str]:
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
 
 
+def in_wheel(name: str) -> bool:
+    """Whether a file of dist/ goes into the authors' wheel."""
+    return not any(fnmatch.fnmatch(Path(name).name, pattern) for pattern in build.NOT_IN_WHEEL)
+
+
+def engine_wheel() -> Path:
+    """The engine's wheel, as the built site carries it."""
+    site = json.loads((build.DIST / "site.json").read_text(encoding="utf-8"))
+    return build.DIST / site["engine"]
+
+
 def test_the_wheel_is_pure_python_with_the_engines_version():
     pyproject = (build.ROOT / "pyproject.toml").read_text(encoding="utf-8")
     engine = re.search(r'^version = "(.+)"$', pyproject, re.MULTILINE)[1]
     assert authors_wheel().name == f"autograd_playground-{engine}-py3-none-any.whl"
+
+
+def test_the_wheel_leaves_out_source_maps_and_the_sites_own_pages():
+    with zipfile.ZipFile(authors_wheel()) as wheel:
+        site = sorted(name.removeprefix("autograd_playground/site/")
+                      for name in wheel.namelist()
+                      if name.startswith("autograd_playground/site/"))
+    assert not [name for name in site if name.endswith(".map")]
+    for left_out in ("index.html", "course.html", "bare.html", "page-theme.js"):
+        assert left_out not in site
+    for embedding_needs in ("embed.js", "embed.css", "embed.html", "served-only.js",
+                            "worker.js", "site.json", "service-worker.js"):
+        assert embedding_needs in site
+    assert site == [name for name in files(build.DIST) if in_wheel(name)]
+
+
+@pytest.mark.parametrize("wheel", [engine_wheel, authors_wheel], ids=["engine", "authors"])
+def test_each_wheel_passes_twine_check_with_its_readme_and_licence(wheel):
+    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", wheel()],
+                             capture_output=True, encoding="utf-8")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    with zipfile.ZipFile(wheel()) as opened:
+        (metadata,) = (name for name in opened.namelist() if name.endswith(".dist-info/METADATA"))
+        fields = email.message_from_bytes(opened.read(metadata))
+    assert fields["License-Expression"] == "MIT"
+    assert fields["Description-Content-Type"] == "text/markdown"
+    assert fields.get_payload().startswith(("# autograd-playground\n", "# Autograd playground\n"))
 
 
 def test_export_writes_the_whole_site_into_a_new_folder_and_over_an_earlier_export(
@@ -43,7 +86,7 @@ def test_export_writes_the_whole_site_into_a_new_folder_and_over_an_earlier_expo
     target = tmp_path / "course" / "playground"
     exported = playground(package, "export", target)
     assert exported.returncode == 0, exported.stderr
-    assert files(target) == files(build.DIST)
+    assert files(target) == [name for name in files(build.DIST) if in_wheel(name)]
     (target / "embed.js").write_text("stale", encoding="utf-8")
     again = playground(package, "export", target)
     assert again.returncode == 0, again.stderr

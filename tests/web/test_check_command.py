@@ -371,11 +371,22 @@ LESSON_RST = """A lesson
 """
 
 
+def playwright_range() -> tuple[str, str]:
+    """The `check` extra's range of Playwright versions: its lowest and its bound."""
+    pyproject = (build.WEB / "pyproject.toml").read_text(encoding="utf-8")
+    lowest, bound = re.search(r'check = \["playwright>=([\d.]+),<([\d.]+)"\]', pyproject).groups()
+    return lowest, bound
+
+
 @pytest.mark.xdist_group("authoring")  # the process that builds the authoring venvs
+@pytest.mark.parametrize("playwright", ["oldest", "newest"])
 def test_the_installed_package_checks_a_sphinx_course_and_finds_its_broken_playground(
-    tmp_path,
+    tmp_path, playwright
 ):
-    scripts = docs_venv("sphinx-check", authors_wheel(), ["sphinx"], extras="check")
+    """With the oldest Playwright the `check` extra takes, and the newest there is."""
+    lowest, _ = playwright_range()
+    tools = ["sphinx", f"playwright=={lowest}"] if playwright == "oldest" else ["sphinx"]
+    scripts = docs_venv(f"sphinx-check-{playwright}", authors_wheel(), tools, extras="check")
     source, out = tmp_path / "source", tmp_path / "html"
     source.mkdir()
     (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n',
