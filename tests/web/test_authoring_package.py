@@ -129,3 +129,81 @@ def test_serve_on_a_busy_port_says_so(package, busy_port):
     assert served.returncode == 1
     assert re.fullmatch(rf"autograd_playground: port {busy_port} is in use; try --port \d+\n",
                         served.stderr), served.stderr
+
+
+TRY_MARKDOWN = """# A lesson
+
+```playground {#right}
+c = 9
+/// check
+assert c == 10, "Make c equal 10."
+/// hint
+Ten.
+/// solution
+c = 10
+```
+
+<autograd-playground id="nothing-to-do">
+c = 10
+
+print(c)
+<script type="text/x-python" data-role="check">
+assert c == 10, "Make c equal 10."
+</script>
+</autograd-playground>
+"""
+TRY_RST = """A lesson
+========
+
+.. playground::
+
+   c = 9
+
+   .. check::
+
+      assert c == 10, "Make c equal 10."
+
+   .. solution::
+
+      c = 1 / 0
+"""
+
+
+def test_try_runs_each_exercise_against_its_solution_and_its_starter_code(package, tmp_path):
+    (tmp_path / "lesson.md").write_text(TRY_MARKDOWN, encoding="utf-8")
+    (tmp_path / "lesson.rst").write_text(TRY_RST, encoding="utf-8")
+    tried = playground(package, "try", "lesson.md", "lesson.rst", cwd=tmp_path)
+    assert tried.returncode == 1, tried.stderr
+    assert tried.stdout.splitlines() == [
+        "ok   lesson.md:3: exercise 1 (right)",
+        "  solution: passes: it passes every check",
+        "  starter code: does not pass, as it should not: Make c equal 10.",
+        "FAIL lesson.md:13: exercise 2 (nothing-to-do)",
+        "  solution: none to run",
+        "  starter code: PASSES every check, so it leaves the learner nothing to do",
+        "FAIL lesson.rst:4: exercise 1",
+        "  solution: FAILS: it ends with an error (line 1): ZeroDivisionError: division by zero",
+        "  starter code: does not pass, as it should not: Make c equal 10.",
+        "3 exercises, 2 wrong",
+    ]
+
+
+def test_try_finds_the_example_courses_exercises_right(package):
+    courses = build.ROOT / "examples" / "courses"
+    tried = playground(package, "try", courses / "sphinx" / "data-model.rst",
+                       courses / "sphinx" / "backward.md",
+                       courses / "mkdocs" / "docs" / "index.md",
+                       courses / "mkdocs" / "docs" / "backward.md")
+    assert tried.returncode == 0, tried.stdout + tried.stderr
+    assert tried.stdout.splitlines()[-1] == "4 exercises, all right"
+    assert [line.split()[-1] for line in tried.stdout.splitlines() if line.startswith("ok")] == [
+        "(rst-exercise)", "(myst-exercise)", "(md-exercise)", "(md-html-exercise)"]
+
+
+def test_try_without_an_exercise_says_so(package, tmp_path):
+    (tmp_path / "notes.md").write_text("# Notes\n\n```playground\nprint(1)\n```\n",
+                                       encoding="utf-8")
+    tried = playground(package, "try", tmp_path / "notes.md")
+    assert tried.returncode == 2
+    assert tried.stderr == ("autograd_playground try: no exercise (a playground with checks) "
+                            f"in {tmp_path / 'notes.md'}\n")
