@@ -368,6 +368,23 @@ LESSON_RST = """A lesson
 
    values = [1, 2, 3]
    print(values[3])
+
+.. playground::
+   :id: exercise
+
+   c = 9
+
+   .. check::
+
+      assert c == 10, "Make c equal 10."
+
+   .. hint::
+
+      Ten is *9 + 1*.
+
+   .. solution::
+
+      c = 10
 """
 
 
@@ -405,4 +422,6 @@ def test_the_installed_package_checks_a_sphinx_course_and_finds_its_broken_playg
         {"index": 2, "id": "broken", "status": "error",
          "error": "IndexError: list index out of range", "line": 2,
          "code": "print(values[3])", "part": None, "failed": True},
+        {"index": 3, "id": "exercise", "status": "passed", "error": None, "line": None,
+         "code": None, "part": None, "failed": False},
     ]}
