@@ -20,6 +20,7 @@ import secrets
 from pathlib import Path
 
 from markdown import Markdown
+from markdown.extensions import Extension
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -35,6 +36,15 @@ from .sources import Found, SourceError, markdown_playgrounds, parse_attributes
 STATIC = "autograd-playground"  # the site's folder in the built docs
 
 
+class WholeElements(Extension):
+    """Markdown keeps an <autograd-playground> written as HTML whole, as it keeps a <div>:
+    to its closing tag, blank lines and all (an element it does not know as a block
+    would end at its code's first blank line)."""
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Markdown's name)
+        md.block_level_elements.append("autograd-playground")
+
+
 class PlaygroundPlugin(BasePlugin):
     """Markdown's playground fences become <autograd-playground> elements, and raw
     elements go through whole."""
@@ -45,19 +55,17 @@ class PlaygroundPlugin(BasePlugin):
         config.extra_javascript.append(script)
         config.extra_javascript.append(f"{STATIC}/served-only.js")  # says what file:// cannot
         config.extra_css.append(f"{STATIC}/embed.css")  # the code, until embed.js has loaded
-        # A page's playgrounds go through Markdown as placeholders, then in as HTML: a raw
-        # element too, which Markdown would end at its code's first blank line.
+        # A page's fences go through Markdown as placeholders, then in as HTML.
         self.nonce = secrets.token_hex(8)
         self.slots: dict[str, list[str]] = {}
         # Hints are Markdown, with the site's extensions.
         self.hints = Markdown(extensions=config.markdown_extensions,
-                                       extension_configs=config.mdx_configs)
+                              extension_configs=config.mdx_configs)
+        config.markdown_extensions.append(WholeElements())
         return config
 
     def element(self, found: Found) -> str:
-        """The element's HTML for a fence (its body's parts: parts.py), or a raw one."""
-        if found.kind == "raw":
-            return found.text
+        """The element's HTML for a fence, with its body's parts (parts.py)."""
         body = marked_parts(found.text)
         hints = [self.hints.reset().convert(hint) for hint in body.texts("hint")]
         solutions = body.texts("solution")
@@ -72,7 +80,7 @@ class PlaygroundPlugin(BasePlugin):
         skipped = source[:-len(markdown)].count("\n") if source.endswith(markdown) else 0
 
         def placeholder(found: Found) -> str | None:
-            if found.kind == "myst":
+            if found.kind != "fence":  # a raw element goes through Markdown whole
                 return None
             try:
                 slots.append(self.element(found))
