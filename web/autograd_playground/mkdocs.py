@@ -68,8 +68,7 @@ class PlaygroundPlugin(BasePlugin):
         """The element's HTML for a fence, with its body's parts (parts.py)."""
         body = marked_parts(found.text)
         hints = [self.hints.reset().convert(hint) for hint in body.texts("hint")]
-        solutions = body.texts("solution")
-        exercise = Exercise(body.texts("check"), hints, solutions[0] if solutions else None)
+        exercise = Exercise(body.texts("check"), hints, body.solution)
         return playground_html(body.code, parse_attributes(found.attributes), exercise)
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig,

@@ -49,6 +49,10 @@ class Body:
     def texts(self, role: str) -> list[str]:
         return [part.text for part in self.parts if part.role == role]
 
+    @property
+    def solution(self) -> str | None:
+        return next(iter(self.texts("solution")), None)
+
 
 def known(role: str, line: int, how: str) -> str:
     if role not in ROLES:

@@ -128,9 +128,7 @@ def options_and_content(lines: list[str]) -> tuple[dict[str, str | None], list[s
 
 
 def authored(line: int, body: Body, attributes: dict[str, str | None]) -> Authored:
-    solutions = body.texts("solution")
-    return Authored(line, body.code, attributes, body.texts("check"),
-                    solutions[0] if solutions else None)
+    return Authored(line, body.code, attributes, body.texts("check"), body.solution)
 
 
 def directive(line: int, text: str) -> Authored:

@@ -64,7 +64,7 @@ class PlaygroundDirective(SphinxDirective):
                              f"{error}") from None
         attributes = {name: self.options[name] for name in self.option_spec
                       if name in self.options}
-        exercise = Exercise(body.texts("check"), [], next(iter(body.texts("solution")), None))
+        exercise = Exercise(body.texts("check"), [], body.solution)
         try:
             playground_html(body.code, attributes, exercise)  # says what it cannot take
         except OptionError as error:
