@@ -59,8 +59,9 @@ from autograd_playground.server import (  # noqa: E402
 
 DIST = ROOT / "dist"
 BUILD = ROOT / "build"
-# The authors' package: its source, and where its wheel is written.
+# The authors' package: its source, its long description, and where its wheel is written.
 PACKAGE = WEB / "autograd_playground"
+PACKAGE_README = WEB / "package-readme.md"
 PACKAGES = BUILD / "packages"
 # Venvs each holding the authors' wheel and one docs tool, at the pins of DOCS_TOOLS.
 DOCS_TOOLS = ROOT / "tests" / "docs-tools.txt"
@@ -68,6 +69,10 @@ TOOL_VENVS = BUILD / "authoring"
 # This project's documentation: its MkDocs config, and where its site is built.
 DOCS_CONFIG = ROOT / "mkdocs.yml"
 DOCS_SITE = BUILD / "docs-site"
+# What of dist/ the authors' wheel leaves out: source maps, and the site's own pages (the
+# full-page playground, the chapter, the benchmark page) with their theme switch, which
+# no course page embeds. embed.js, embed.html and what they load stay.
+NOT_IN_WHEEL = ["*.map", "index.html", "course.html", "bare.html", "page-theme.js"]
 VENV = ROOT / ".venv"
 # How the tests and benchmarks start Chromium.
 CHROMIUM_ARGS = chromium.CHROMIUM_ARGS
@@ -259,14 +264,16 @@ def engine_wheel(python: Path) -> Path:
 
 def package_wheel(python: Path) -> Path:
     """The authors' wheel, autograd-playground, from web/pyproject.toml and
-    web/autograd_playground/ with the built dist/ inside as its site/, and the engine's
-    version (see web/pyproject.toml). It needs no Node.js to use."""
+    web/autograd_playground/ with the built dist/ inside as its site/ (but NOT_IN_WHEEL),
+    and the engine's version (see web/pyproject.toml). It needs no Node.js to use."""
     project = BUILD / "package"
     fresh_folder(project)
     shutil.copytree(PACKAGE, project / PACKAGE.name,
                     ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(DIST, project / PACKAGE.name / "site")
+    shutil.copytree(DIST, project / PACKAGE.name / "site",
+                    ignore=shutil.ignore_patterns(*NOT_IN_WHEEL))
     shutil.copy2(WEB / "pyproject.toml", project / "pyproject.toml")
+    shutil.copy2(PACKAGE_README, project / "README.md")
     shutil.copy2(ROOT / "pyproject.toml", project / "engine-pyproject.toml")
     return pip_wheel(python, project, PACKAGES)
 

@@ -9,6 +9,7 @@ wheel and the tool (pinned in tests/docs-tools.txt): build.docs_venv, which
 from __future__ import annotations
 
 import functools
+import re
 import subprocess
 from pathlib import Path
 
@@ -84,3 +85,28 @@ def looks_before_the_script(page: Page, url: str) -> dict[str, str]:
         "el => ({whiteSpace: getComputedStyle(el).whiteSpace,"
         " font: getComputedStyle(el).fontFamily,"
         " defined: String(!!customElements.get(el.localName))})")
+
+
+def do_the_exercise(page: Page, id_: str) -> dict:
+    """Do exercise `id_` as a learner: Run its starter code, ask for each hint, then for
+    the solution, and Run that: each run's verdict and messages, and each hint's text
+    and how many pieces of code it shows."""
+    element = page.locator(f"#{id_}")
+    element.evaluate("el => el.addEventListener('check-end', (e) => (el.lastCheck = e.detail))")
+
+    def run() -> dict:
+        element.evaluate("el => (el.lastCheck = null)")
+        element.get_by_role("button", name="Run", exact=True).click()
+        page.wait_for_function("id => document.getElementById(id).lastCheck !== null",
+                               arg=id_, timeout=BOOT_MS + RUN_MS)
+        return element.evaluate(
+            "el => ({check: el.dataset.check, messages: el.lastCheck.messages})")
+
+    starter = run()
+    hint_button = element.get_by_role("button", name=re.compile(r"^Show a hint"))
+    while hint_button.is_visible():
+        hint_button.click()
+    hints = [{"text": hint.inner_text().strip(), "code": hint.locator("code").count()}
+             for hint in element.locator(".hints li").all()]
+    element.get_by_role("button", name="Show solution", exact=True).click()
+    return {"starter": starter, "hints": hints, "solution": run()}

@@ -15,6 +15,7 @@ from tests.web.authoring import (
     COURSES,
     authored_attributes,
     authors_wheel,
+    do_the_exercise,
     docs_venv,
     looks_before_the_script,
     requests_elsewhere,
@@ -64,7 +65,7 @@ def test_a_page_opened_as_a_file_says_above_each_playground_how_to_serve_it(
     page = new_context().new_page()
     page.goto((course_folder / "site" / "index.html").as_uri())
     notes = page.locator("p.autograd-playground-served-only + autograd-playground")
-    expect(notes).to_have_count(2)
+    expect(notes).to_have_count(3)
     assert "mkdocs serve" in notes.first.evaluate("el => el.previousElementSibling.textContent")
 
 
@@ -75,12 +76,47 @@ def test_each_fence_becomes_a_playground_that_runs(course, new_context):
     assert run_every_playground(page) == {
         "md-graph": {"state": "done", "output": "e = 0.9993\n", "rows": 6},
         "md-ops": {"state": "done", "output": "True True & <done>\n", "rows": None},
+        "md-exercise": {"state": "done", "output": "", "rows": 6},
     }
     assert authored_attributes(page) == [
         {"id": "md-graph"},
         {"id": "md-ops", "readonly": "", "hide-table": "", "timeout": "10"},
+        {"id": "md-exercise"},
     ]
     assert elsewhere == []
+
+
+def test_the_fences_exercise_checks_the_code_gives_two_hints_and_its_solution_passes(
+        course, new_context):
+    page = new_context().new_page()
+    page.goto(course)
+    assert do_the_exercise(page, "md-exercise") == {
+        "starter": {"check": "failed", "messages": ["e is 0.9993: make it negative."]},
+        "hints": [
+            {"text": "e = tanh(a·b + c), and tanh has the sign of its input.", "code": 1},
+            {"text": "With a = 2.0 and b = -3.0, a·b is -6.0: any c below 6.0 will do.",
+             "code": 4},
+        ],
+        "solution": {"check": "passed", "messages": []},
+    }
+
+
+def test_an_exercise_written_as_html_is_kept_whole_blank_lines_and_all(course, new_context):
+    page = new_context().new_page()
+    page.goto(course + "backward/")
+    element = page.locator("#md-html-exercise")
+    assert element.evaluate("el => el.code") == (
+        "from engine import Graph, MakeValue, VMul, Backward\n\ng = Graph()\n"
+        'a = MakeValue(g, 3.0, label="a")\nb = MakeValue(g, 4.0, label="b")\n'
+        "y = VMul(g, a, b)\nBackward(g, y)\n")
+    assert do_the_exercise(page, "md-html-exercise") == {
+        "starter": {"check": "failed", "messages": ["a.grad is 4.0, not 5.0."]},
+        "hints": [
+            {"text": "In y = a·b, the grad of a is the data of b.", "code": 3},
+            {"text": "Make b equal 5.0.", "code": 1},
+        ],
+        "solution": {"check": "passed", "messages": []},
+    }
 
 
 def test_playgrounds_follow_materials_dark_mode_switch_live(course, new_context):
@@ -116,9 +152,11 @@ def test_playgrounds_on_pages_swapped_in_by_instant_navigation_run(course, new_c
     assert page.evaluate("window.loadedOnce") is True
     assert run_every_playground(page) == {
         "md-backward": {"state": "done", "output": "grads: 4.0 3.0\n", "rows": 3},
+        "md-html-exercise": {"state": "done", "output": "", "rows": 3},
     }
     assert authored_attributes(page) == [
         {"id": "md-backward", "height": "30rem", "theme": "dark"},
+        {"id": "md-html-exercise"},
     ]
 
     page.go_back()  # instant navigation's too
@@ -140,6 +178,26 @@ def test_a_wrong_attribute_stops_the_build_naming_it(mkdocs, tmp_path, fence, sa
     (tmp_path / "docs" / "index.md").write_text(
         f"---\ntitle: Front matter\n---\n\n# Title\n\n{fence}\nprint(1)\n```\n",
             encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - autograd-playground\n",
+        encoding="utf-8")
+    built = build_mkdocs(mkdocs, tmp_path / "mkdocs.yml", tmp_path / "site")
+    assert built.returncode != 0
+    assert says in built.stderr, built.stderr
+
+
+@pytest.mark.parametrize(("body", "says"), [
+    ("```playground\nc = 9\n/// hints\nTen.\n```\n",
+     "index.md:9: playground: 'hints' is not a part of an exercise: write /// check, "
+     "/// hint or /// solution"),
+    ("```playground\nc = 9\n/// hint\nTen.\n```\n",
+     "index.md:9: playground: hints and a solution need a check"),
+    ("<autograd-playground>\nc = 9\n\nprint(c)\n",
+     "index.md:7: <autograd-playground> is never closed by </autograd-playground>"),
+])
+def test_a_wrong_exercise_stops_the_build_naming_its_line(mkdocs, tmp_path, body, says):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(
+        f"---\ntitle: Front matter\n---\n\n# Title\n\n{body}", encoding="utf-8")
     (tmp_path / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - autograd-playground\n",
         encoding="utf-8")
     built = build_mkdocs(mkdocs, tmp_path / "mkdocs.yml", tmp_path / "site")

@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
+import email
+import fnmatch
+import json
 import re
 import subprocess
+import sys
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -32,10 +37,48 @@ def files(folder: Path) -> list[str]:
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
 
 
+def in_wheel(name: str) -> bool:
+    """Whether a file of dist/ goes into the authors' wheel."""
+    return not any(fnmatch.fnmatch(Path(name).name, pattern) for pattern in build.NOT_IN_WHEEL)
+
+
+def engine_wheel() -> Path:
+    """The engine's wheel, as the built site carries it."""
+    site = json.loads((build.DIST / "site.json").read_text(encoding="utf-8"))
+    return build.DIST / site["engine"]
+
+
 def test_the_wheel_is_pure_python_with_the_engines_version():
     pyproject = (build.ROOT / "pyproject.toml").read_text(encoding="utf-8")
     engine = re.search(r'^version = "(.+)"$', pyproject, re.MULTILINE)[1]
     assert authors_wheel().name == f"autograd_playground-{engine}-py3-none-any.whl"
+
+
+def test_the_wheel_leaves_out_source_maps_and_the_sites_own_pages():
+    with zipfile.ZipFile(authors_wheel()) as wheel:
+        site = sorted(name.removeprefix("autograd_playground/site/")
+                      for name in wheel.namelist()
+                      if name.startswith("autograd_playground/site/"))
+    assert not [name for name in site if name.endswith(".map")]
+    for left_out in ("index.html", "course.html", "bare.html", "page-theme.js"):
+        assert left_out not in site
+    for embedding_needs in ("embed.js", "embed.css", "embed.html", "served-only.js",
+                            "worker.js", "site.json", "service-worker.js"):
+        assert embedding_needs in site
+    assert site == [name for name in files(build.DIST) if in_wheel(name)]
+
+
+@pytest.mark.parametrize("wheel", [engine_wheel, authors_wheel], ids=["engine", "authors"])
+def test_each_wheel_passes_twine_check_with_its_readme_and_licence(wheel):
+    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", wheel()],
+                             capture_output=True, encoding="utf-8")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    with zipfile.ZipFile(wheel()) as opened:
+        (metadata,) = (name for name in opened.namelist() if name.endswith(".dist-info/METADATA"))
+        fields = email.message_from_bytes(opened.read(metadata))
+    assert fields["License-Expression"] == "MIT"
+    assert fields["Description-Content-Type"] == "text/markdown"
+    assert fields.get_payload().startswith(("# autograd-playground\n", "# Autograd playground\n"))
 
 
 def test_export_writes_the_whole_site_into_a_new_folder_and_over_an_earlier_export(
@@ -43,7 +86,7 @@ def test_export_writes_the_whole_site_into_a_new_folder_and_over_an_earlier_expo
     target = tmp_path / "course" / "playground"
     exported = playground(package, "export", target)
     assert exported.returncode == 0, exported.stderr
-    assert files(target) == files(build.DIST)
+    assert files(target) == [name for name in files(build.DIST) if in_wheel(name)]
     (target / "embed.js").write_text("stale", encoding="utf-8")
     again = playground(package, "export", target)
     assert again.returncode == 0, again.stderr
@@ -86,3 +129,81 @@ def test_serve_on_a_busy_port_says_so(package, busy_port):
     assert served.returncode == 1
     assert re.fullmatch(rf"autograd_playground: port {busy_port} is in use; try --port \d+\n",
                         served.stderr), served.stderr
+
+
+TRY_MARKDOWN = """# A lesson
+
+```playground {#right}
+c = 9
+/// check
+assert c == 10, "Make c equal 10."
+/// hint
+Ten.
+/// solution
+c = 10
+```
+
+<autograd-playground id="nothing-to-do">
+c = 10
+
+print(c)
+<script type="text/x-python" data-role="check">
+assert c == 10, "Make c equal 10."
+</script>
+</autograd-playground>
+"""
+TRY_RST = """A lesson
+========
+
+.. playground::
+
+   c = 9
+
+   .. check::
+
+      assert c == 10, "Make c equal 10."
+
+   .. solution::
+
+      c = 1 / 0
+"""
+
+
+def test_try_runs_each_exercise_against_its_solution_and_its_starter_code(package, tmp_path):
+    (tmp_path / "lesson.md").write_text(TRY_MARKDOWN, encoding="utf-8")
+    (tmp_path / "lesson.rst").write_text(TRY_RST, encoding="utf-8")
+    tried = playground(package, "try", "lesson.md", "lesson.rst", cwd=tmp_path)
+    assert tried.returncode == 1, tried.stderr
+    assert tried.stdout.splitlines() == [
+        "ok   lesson.md:3: exercise 1 (right)",
+        "  solution: passes: it passes every check",
+        "  starter code: does not pass, as it should not: Make c equal 10.",
+        "FAIL lesson.md:13: exercise 2 (nothing-to-do)",
+        "  solution: none to run",
+        "  starter code: PASSES every check, so it leaves the learner nothing to do",
+        "FAIL lesson.rst:4: exercise 1",
+        "  solution: FAILS: it ends with an error (line 1): ZeroDivisionError: division by zero",
+        "  starter code: does not pass, as it should not: Make c equal 10.",
+        "3 exercises, 2 wrong",
+    ]
+
+
+def test_try_finds_the_example_courses_exercises_right(package):
+    courses = build.ROOT / "examples" / "courses"
+    tried = playground(package, "try", courses / "sphinx" / "data-model.rst",
+                       courses / "sphinx" / "backward.md",
+                       courses / "mkdocs" / "docs" / "index.md",
+                       courses / "mkdocs" / "docs" / "backward.md")
+    assert tried.returncode == 0, tried.stdout + tried.stderr
+    assert tried.stdout.splitlines()[-1] == "4 exercises, all right"
+    assert [line.split()[-1] for line in tried.stdout.splitlines() if line.startswith("ok")] == [
+        "(rst-exercise)", "(myst-exercise)", "(md-exercise)", "(md-html-exercise)"]
+
+
+def test_try_without_an_exercise_says_so(package, tmp_path):
+    (tmp_path / "notes.md").write_text("# Notes\n\n```playground\nprint(1)\n```\n",
+                                       encoding="utf-8")
+    tried = playground(package, "try", tmp_path / "notes.md")
+    assert tried.returncode == 2
+    assert tried.stderr == ("autograd_playground try: no exercise (a playground with checks) "
+                            f"in {tmp_path / 'notes.md'}\n")

@@ -41,7 +41,10 @@ def test_each_snippet_is_in_the_example_course_file_it_names():
         "examples/courses/sphinx/conf.py",
         "examples/courses/sphinx/data-model.rst",
         "examples/courses/sphinx/backward.md",
+        "examples/courses/sphinx/data-model.rst",
+        "examples/courses/sphinx/backward.md",
         "examples/courses/mkdocs/mkdocs.yml",
+        "examples/courses/mkdocs/docs/index.md",
         "examples/courses/mkdocs/docs/index.md",
     ]
     for path, code in snippets:

@@ -13,6 +13,7 @@ from tests.web.authoring import (
     authored_attributes,
     authors_wheel,
     build_sphinx,
+    do_the_exercise,
     docs_venv,
     looks_before_the_script,
     requests_elsewhere,
@@ -48,7 +49,7 @@ def test_a_page_opened_as_a_file_says_above_each_playground_how_to_serve_it(
     page = new_context().new_page()
     page.goto((built_course / "data-model.html").as_uri())
     notes = page.locator("p.autograd-playground-served-only + autograd-playground")
-    expect(notes).to_have_count(3)
+    expect(notes).to_have_count(4)
     note = page.locator("p.autograd-playground-served-only").first.inner_text()
     assert "python -m http.server -d _build/html" in note
 
@@ -61,11 +62,13 @@ def test_the_rst_page_runs_each_playground_with_its_attributes(course, new_conte
         "rst-graph": {"state": "done", "output": "e = 0.9993\n", "rows": 6},
         "rst-ops": {"state": "done", "output": "True True & <done>\n", "rows": None},
         "rst-copy": {"state": "done", "output": "copies: 1.5 100.0\n", "rows": 2},
+        "rst-exercise": {"state": "done", "output": "", "rows": 6},
     }
     assert authored_attributes(page) == [
         {"id": "rst-graph"},
         {"id": "rst-ops", "readonly": "", "hide-table": "", "timeout": "10"},
         {"id": "rst-copy", "height": "30rem", "theme": "dark"},
+        {"id": "rst-exercise"},
     ]
     assert elsewhere == []
     assert page.locator(".autograd-playground-served-only").count() == 0  # served: no note
@@ -79,8 +82,103 @@ def test_the_myst_page_runs_each_playground_with_its_attributes(course, new_cont
         "myst-backward": {"state": "done", "output": "grads: 4.0 3.0\n", "rows": 3},
         "myst-reuse": {"state": "done", "output": "reused: 2.0\n", "rows": None},
         "myst-topo": {"state": "done", "output": None, "rows": 4},
+        "myst-exercise": {"state": "done", "output": "", "rows": 3},
     }
     assert elsewhere == []
+
+
+def test_the_rst_exercise_checks_the_code_gives_two_hints_and_its_solution_passes(
+        course, new_context):
+    page = new_context().new_page()
+    page.goto(course + "data-model.html")
+    assert do_the_exercise(page, "rst-exercise") == {
+        "starter": {"check": "failed", "messages": ["e is 0.9993: make it negative."]},
+        "hints": [
+            {"text": "e = tanh(a·b + c), and tanh has the sign of its input.", "code": 1},
+            {"text": "With a = 2.0 and b = -3.0, a·b is -6.0: any c below 6.0 will do.",
+             "code": 4},
+        ],
+        "solution": {"check": "passed", "messages": []},
+    }
+
+
+def test_the_myst_exercise_checks_the_code_gives_two_hints_and_its_solution_passes(
+        course, new_context):
+    page = new_context().new_page()
+    page.goto(course + "backward.html")
+    assert do_the_exercise(page, "myst-exercise") == {
+        "starter": {"check": "failed", "messages": ["a.grad is 4.0, not 5.0."]},
+        "hints": [
+            {"text": "In y = a·b, the grad of a is the data of b.", "code": 3},
+            {"text": "Make b equal 5.0.", "code": 1},
+        ],
+        "solution": {"check": "passed", "messages": []},
+    }
+
+
+RAW_EXERCISE = """Raw
+===
+
+.. raw:: html
+
+   <autograd-playground id="raw-exercise">
+   c = 9
+
+   print(c)
+   <script type="text/x-python" data-role="check">
+   assert c == 10, "Make c equal 10."
+   </script>
+   <template data-role="hint">Ten is <code>9 + 1</code>.</template>
+   <template data-role="hint">Write <code>c = 10</code>.</template>
+   <script type="text/x-python" data-role="solution">
+   c = 10
+   </script>
+   </autograd-playground>
+"""
+
+
+def test_a_page_whose_only_playground_is_raw_html_loads_the_script_and_it_works(
+        sphinx, tmp_path, new_context):
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n',
+                                    encoding="utf-8")
+    (source / "index.rst").write_text(RAW_EXERCISE, encoding="utf-8")
+    built = build_sphinx(sphinx, source, tmp_path / "out")
+    assert built.returncode == 0, built.stderr
+    with serving(tmp_path / "out", isolation=False) as url:
+        page = new_context().new_page()
+        page.goto(url + "index.html")
+        assert page.locator("script[src$='embed.js']").count() == 1
+        assert do_the_exercise(page, "raw-exercise") == {
+            "starter": {"check": "failed", "messages": ["Make c equal 10."]},
+            "hints": [{"text": "Ten is 9 + 1.", "code": 1},
+                      {"text": "Write c = 10.", "code": 1}],
+            "solution": {"check": "passed", "messages": []},
+        }
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    ("   .. check::\n\n      assert c\n\n   .. hints::\n\n      Ten.\n",
+     "playground: line 12: 'hints' is not a part of an exercise: "
+     "write check, hint or solution"),
+    ("   .. hint::\n\n      Ten.\n",
+     "playground: line 8: hints and a solution need a check"),
+    ("   .. check::\n\n      assert c\n\n   print(c)\n",
+     "playground: line 12: after the exercise's first part only more parts may follow"),
+    ("   .. check::\n\n      print('</script>')\n",
+     "playground: the check's line 1 holds '</script', which would end its script"),
+])
+def test_a_wrong_part_stops_the_build_naming_it(sphinx, tmp_path, content, says):
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n',
+                                    encoding="utf-8")
+    (source / "index.rst").write_text(f"Title\n=====\n\n.. playground::\n\n   c = 9\n\n"
+                                      f"{content}", encoding="utf-8")
+    built = build_sphinx(sphinx, source, tmp_path / "out")
+    assert built.returncode != 0
+    assert "index.rst:4" in built.stderr and says in built.stderr, built.stderr
 
 
 def test_before_the_script_loads_a_playground_shows_its_code_as_code(course, new_context):

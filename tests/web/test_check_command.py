@@ -130,13 +130,62 @@ def test_python_that_has_not_started_by_the_boot_deadline_fails_each_playground(
     ]
 
 
-# An exercise whose check fails: the playground's code sets c to 9, its author's check
-# asks for 10 (see the exercises in docs/authoring.md).
-FAILED_CHECK = (
-    '<autograd-playground id="exercise" timeout="{timeout}">\n    c = 9\n'
-    '  <script type="text/x-python" data-role="check">\n'
-    'assert c == 10, "Make c equal 10."\n  </script>\n</autograd-playground>\n'
-)
+def exercise(starter: str, solution: str | None, id: str = "exercise",
+             timeout: str = ROOMY) -> str:
+    """An exercise whose author's check asks for c to be 10, with its starter code and
+    its solution (see the exercises in docs/authoring.md)."""
+    written = "" if solution is None else (
+        f'  <script type="text/x-python" data-role="solution">\n{solution}\n  </script>\n')
+    return (f'<autograd-playground id="{id}" timeout="{timeout}">\n    {starter}\n'
+            '  <script type="text/x-python" data-role="check">\n'
+            'assert c == 10, "Make c equal 10."\n  </script>\n'
+            '  <template data-role="hint">Ten is 9 + 1.</template>\n'
+            f"{written}</autograd-playground>\n")
+
+
+# An exercise whose solution fails its check: the starter sets c to 9, so does the solution.
+FAILED_CHECK = exercise("c = 9", "c = 9")
+
+
+def test_a_course_whose_exercises_are_right_passes(tmp_path, capsys):
+    """course.html's exercises: each starter fails its checks, each solution passes."""
+    shutil.copytree(build.DIST, tmp_path / "playground")
+    chapter = (build.DIST / "course.html").read_text(encoding="utf-8")
+    for name in ("page-theme.js", "embed.css", "embed.js"):
+        chapter = chapter.replace(f'="{name}"', f'="playground/{name}"')
+    (tmp_path / "course.html").write_text(chapter, encoding="utf-8")
+    assert check.main([str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"ok   {tmp_path}/course.html: 6 playgrounds, all passed",
+        "6 playgrounds on 1 page, 0 failed",
+    ]
+
+
+def test_an_exercise_whose_solution_fails_or_whose_starter_passes_is_listed(
+        tmp_path, capsys):
+    shutil.copytree(build.DIST, tmp_path / "playground")
+    (tmp_path / "lesson.html").write_text(local_page(
+        exercise("c = 9", "c = 10", id="right"),
+        exercise("c = 9", "c = 11", id="wrong-solution"),
+        exercise("c = 10", "c = 10", id="nothing-to-do"),
+        exercise("c = 9", "c = 1 / 0", id="broken-solution"),
+        exercise("c = 9", None, id="no-solution"),
+        exercise("c = 10", None, id="no-solution-nothing-to-do"),
+    ), encoding="utf-8")
+    assert check.main([str(tmp_path)]) == 1
+    page = f"{tmp_path}/lesson.html, playground"
+    assert capsys.readouterr().out.splitlines() == [
+        f"FAIL {tmp_path}/lesson.html: 6 playgrounds, 4 failed",
+        f"     {page} 2 (wrong-solution), its solution: check failed: Make c equal 10.",
+        f"     {page} 3 (nothing-to-do), its starter: starter passed: it passes every check, "
+        "so it leaves the learner nothing to do",
+        f"     {page} 4 (broken-solution), its solution: error: "
+        "ZeroDivisionError: division by zero",
+        "       at line 1: c = 1 / 0",
+        f"     {page} 6 (no-solution-nothing-to-do), its starter: starter passed: it passes "
+        "every check, so it leaves the learner nothing to do",
+        "6 playgrounds on 1 page, 4 failed",
+    ]
 
 
 def run_command(*args: str) -> subprocess.CompletedProcess:
@@ -151,7 +200,7 @@ def test_urls_give_a_json_report_with_pages_that_fail_to_load(site, pages):
     failing = pages.add("failing.html", course_page(
         site,
         playground("def f(n):\n    return [0][n]\n\nf(3)\n"),
-        FAILED_CHECK.format(timeout=ROOMY),
+        FAILED_CHECK,
     ))
     scriptless = pages.add("scriptless.html", "<!doctype html>\n"
                            + playground("print(1)", id="alone") + playground("print(2)"))
@@ -165,14 +214,14 @@ def test_urls_give_a_json_report_with_pages_that_fail_to_load(site, pages):
     by_page = {page["page"]: page for page in report["pages"]}
     assert by_page[fine]["playgrounds"] == [{
         "index": 1, "id": "one", "status": "passed", "error": None, "line": None,
-        "code": None, "failed": False}]
+        "code": None, "part": None, "failed": False}]
     index_error, exercise = by_page[failing]["playgrounds"]
     assert index_error == {
         "index": 1, "id": None, "status": "error", "error": "IndexError: list index out of range",
-        "line": 2, "code": "return [0][n]", "failed": True}
+        "line": 2, "code": "return [0][n]", "part": None, "failed": True}
     assert exercise == {
         "index": 2, "id": "exercise", "status": "check failed", "error": "Make c equal 10.",
-        "line": None, "code": None, "failed": True}
+        "line": None, "code": None, "part": "solution", "failed": True}
     not_defined = "<autograd-playground> is not defined: did the page's embed.js load?"
     assert [(one["id"], one["status"], one["error"])
             for one in by_page[scriptless]["playgrounds"]] == [
@@ -319,14 +368,42 @@ LESSON_RST = """A lesson
 
    values = [1, 2, 3]
    print(values[3])
+
+.. playground::
+   :id: exercise
+
+   c = 9
+
+   .. check::
+
+      assert c == 10, "Make c equal 10."
+
+   .. hint::
+
+      Ten is *9 + 1*.
+
+   .. solution::
+
+      c = 10
 """
 
 
+def playwright_range() -> tuple[str, str]:
+    """The `check` extra's range of Playwright versions: its lowest and its bound."""
+    pyproject = (build.WEB / "pyproject.toml").read_text(encoding="utf-8")
+    lowest, bound = re.search(r'check = \["playwright>=([\d.]+),<([\d.]+)"\]', pyproject).groups()
+    return lowest, bound
+
+
 @pytest.mark.xdist_group("authoring")  # the process that builds the authoring venvs
+@pytest.mark.parametrize("playwright", ["oldest", "newest"])
 def test_the_installed_package_checks_a_sphinx_course_and_finds_its_broken_playground(
-    tmp_path,
+    tmp_path, playwright
 ):
-    scripts = docs_venv("sphinx-check", authors_wheel(), ["sphinx"], extras="check")
+    """With the oldest Playwright the `check` extra takes, and the newest there is."""
+    lowest, _ = playwright_range()
+    tools = ["sphinx", f"playwright=={lowest}"] if playwright == "oldest" else ["sphinx"]
+    scripts = docs_venv(f"sphinx-check-{playwright}", authors_wheel(), tools, extras="check")
     source, out = tmp_path / "source", tmp_path / "html"
     source.mkdir()
     (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n',
@@ -341,8 +418,10 @@ def test_the_installed_package_checks_a_sphinx_course_and_finds_its_broken_playg
              for page in json.loads(done.stdout)["pages"]}
     assert pages == {"genindex.html": [], "search.html": [], "index.html": [
         {"index": 1, "id": "fine", "status": "passed", "error": None, "line": None,
-         "code": None, "failed": False},
+         "code": None, "part": None, "failed": False},
         {"index": 2, "id": "broken", "status": "error",
          "error": "IndexError: list index out of range", "line": 2,
-         "code": "print(values[3])", "failed": True},
+         "code": "print(values[3])", "part": None, "failed": True},
+        {"index": 3, "id": "exercise", "status": "passed", "error": None, "line": None,
+         "code": None, "part": None, "failed": False},
     ]}

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 import build
 from autograd_playground.server import serving
-from tests.web.authoring import requests_elsewhere, run_every_playground
+from tests.web.authoring import do_the_exercise, requests_elsewhere, run_every_playground
 
 # It builds the authors' wheel and the MkDocs venv the authoring tests use: one process.
 pytestmark = pytest.mark.xdist_group("authoring")
@@ -83,5 +83,10 @@ def test_the_site_works_offline_under_any_path_with_search_and_live_playgrounds(
         assert ran["authoring-first-graph"] == {"state": "done", "output": "e = 0.9993\n",
                                                 "rows": 6}
         assert ran["authoring-exercise"]["state"] == "done"
-        expect(page.locator("#authoring-exercise")).to_have_attribute("data-check", "passed")
+        # Its given code is the learner's to finish; its solution passes.
+        expect(page.locator("#authoring-exercise")).to_have_attribute("data-check", "failed")
+        exercise = do_the_exercise(page, "authoring-exercise")
+        assert [hint["text"] for hint in exercise["hints"]] == [
+            "Multiply a and b first.", "Then add c, then take VTanh of the sum."]
+        assert exercise["solution"] == {"check": "passed", "messages": []}
         assert elsewhere == []

@@ -204,3 +204,56 @@ def test_in_prose_an_exercises_whole_feedback_and_its_buttons_show_with_nothing_
     assert all(inside(part, exercise) for part in (code, *buttons))
     assert inside(exercise, m["element"])
     assert m["scrolling"] == []
+
+
+TWO_LINES = "from engine import Add\nprint(Add(0, 1))\n"
+TWENTY_LINES = "".join(f"print({i})\n" for i in range(20))
+# How far a playground's own box reaches below what it shows: its toolbar, its code's
+# last line and its results' last part.
+BLANK_BELOW = """el => {
+  const root = el.shadowRoot;
+  const shown = [root.querySelector(".toolbar"), ...root.querySelectorAll(".cm-line"),
+    ...root.querySelectorAll(".results > *")].filter((part) => part.offsetParent !== null);
+  return el.getBoundingClientRect().bottom
+    - Math.max(...shown.map((part) => part.getBoundingClientRect().bottom));
+}"""
+
+
+@pytest.fixture(scope="module")
+def short_and_long_page(site) -> Iterator[str]:
+    """Hide-table and readonly playgrounds of 2 lines and of 20."""
+    server = CoursePages()
+    page = course_page(
+        site,
+        playground(TWO_LINES, id="short-hidden", hide_table=True),
+        playground(TWENTY_LINES, id="long-hidden", hide_table=True),
+        playground(TWO_LINES, id="short-readonly", readonly=True),
+        playground(TWENTY_LINES, id="long-readonly", readonly=True),
+    )
+    yield server.add("short-and-long.html", page)
+    server.close()
+
+
+@pytest.mark.parametrize("kind", ["hidden", "readonly"])
+@pytest.mark.parametrize("viewport", [PROSE, WIDE], ids=["prose", "wide"])
+def test_a_hide_table_or_readonly_playground_is_as_tall_as_its_code(
+        new_context, short_and_long_page, kind, viewport):
+    page = new_context(viewport=viewport).new_page()
+    page.goto(short_and_long_page)
+    measured = {}
+    for length in ("short", "long"):
+        box = PlaygroundAt(page, f"#{length}-{kind}")
+        box.element.scroll_into_view_if_needed()
+        box.wait_for("ready")
+        box.element.locator(".cm-editor").wait_for()
+        painted(page)
+        measured[length] = {"height": box.element.bounding_box()["height"],
+                            "blank": box.element.evaluate(BLANK_BELOW),
+                            "line": box.element.evaluate(
+                                "el => el.shadowRoot.querySelector('.cm-line')"
+                                    ".getBoundingClientRect().height")}
+    short, long = measured["short"], measured["long"]
+    # Below what it shows, no more than its own margins: less than a line.
+    assert short["blank"] < short["line"] and long["blank"] < long["line"], measured
+    # 18 lines more make it 18 lines taller, no more and no less.
+    assert long["height"] - short["height"] == pytest.approx(18 * short["line"], abs=2)

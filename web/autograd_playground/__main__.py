@@ -1,4 +1,5 @@
-"""python -m autograd_playground serve | export | check: the site, for course authors."""
+"""python -m autograd_playground serve | export | check | try: the site, for course
+authors."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ def parser() -> argparse.ArgumentParser:
     commands.add_parser("check", add_help=False,
                         help="run every playground of course pages headlessly "
                              "(`check --help` says more)")
+    commands.add_parser("try", add_help=False,
+                        help="run each exercise of pages' sources in this Python, against "
+                             "its solution and its starter code (`try --help` says more)")
     return program
 
 
@@ -34,6 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         from .check import main as check  # needs a browser, which serve and export do not
 
         return check(argv[1:])
+    if argv[:1] == ["try"]:
+        from .trying import main as try_exercises
+
+        return try_exercises(argv[1:])
     args = parser().parse_args(argv)
     try:
         if args.command == "serve":

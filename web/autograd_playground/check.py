@@ -8,10 +8,13 @@ site.json and embed.js) are not course pages and are skipped. Pages without play
 (a docs site's index, search and 404 pages) are only counted, unless --verbose. A page
 that, while its playgrounds are checked, goes to another page, reloads, closes its window,
 opens a dialog, loses a playground or throws an error nothing catches fails with what it
-did, and the check goes on with the next page. The exit status is 0 when every
-playground ran without error, 1 when one failed (an error, past its timeout, a failed
-check) or a page could not be checked, 2 when no page had a playground or the command
-cannot run. A course's CI can so catch a lesson that an engine change broke.
+did, and the check goes on with the next page. An exercise (a playground with checks)
+runs twice: its starter code, which must not pass its checks (it is the learner's to
+finish), then its solution, which must. The exit status is 0 when every playground ran
+without error and every exercise is so, 1 when one failed (an error, past its timeout, a
+failed check, a starter that passes) or a page could not be checked, 2 when no page had a
+playground or the command cannot run. A course's CI can so catch a lesson that an engine
+change broke.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from autograd_playground import server
 from autograd_playground.chromium import CHROMIUM_ARGS, ChromiumNotFoundError, find_chromium
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, JSHandle, Page
 
 EXIT_FAILED = 1
 EXIT_NOTHING_TO_CHECK = 2
@@ -125,14 +128,16 @@ async (bootMs) => {
 """
 
 # Runs playground number `index` (from 0) of `playgrounds`, the page's as it loaded, or
-# waits for its autorun, and says how it ended. `guardMs` bounds the wait beyond its
-# timeout, should Python never answer.
+# waits for its autorun, and says how it ended; with `code`, runs that in its place (an
+# exercise's solution). `guardMs` bounds the wait beyond its timeout, should Python never
+# answer.
 RUN_PLAYGROUND = """
-async ([playgrounds, index, guardMs]) => {
+async ([playgrounds, index, guardMs, code]) => {
   const el = playgrounds[index];
   const timeout = Number(el.getAttribute("timeout"));
   let check = null;
   el.addEventListener("check-end", (event) => (check = event.detail), { once: true });
+  if (code !== null) el.code = code;
   const guard = new Promise((resolve) => setTimeout(resolve, guardMs + timeout * 1000, null));
   const result = await Promise.race([el.run(), guard]);
   return {
@@ -145,6 +150,8 @@ async ([playgrounds, index, guardMs]) => {
     phase: el.runtime?.phase ?? "",
     check: el.dataset.check ?? null,
     messages: check?.messages ?? [],
+    exercise: Boolean(el.exercise),
+    solution: el.exercise?.solution ?? null,
   };
 }
 """
@@ -152,7 +159,8 @@ async ([playgrounds, index, guardMs]) => {
 
 @dataclass
 class Outcome:
-    """How one playground ended. `status`: passed, error, timeout, check failed, or not run."""
+    """How one playground ended. `status`: passed, error, timeout, check failed, starter
+    passed (an exercise's starter code passes its checks), or not run."""
 
     index: int  # from 1, on its page
     id: str | None
@@ -160,6 +168,7 @@ class Outcome:
     error: str | None = None  # the error's last line, or why it failed
     line: int | None = None  # the learner's line that failed, and its text
     code: str | None = None
+    part: str | None = None  # of an exercise: the code that failed, "starter" or "solution"
 
     @property
     def failed(self) -> bool:
@@ -237,6 +246,12 @@ def outcome(index: int, ran: dict) -> Outcome:
     return mine
 
 
+def starter_passed(index: int, ran: dict) -> Outcome:
+    """An exercise's starter code, which the learner is to finish, passed its checks."""
+    return Outcome(index, ran["id"], "starter passed", "it passes every check, so it leaves "
+                   "the learner nothing to do", part="starter")
+
+
 def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageReport:
     """Open `url` in a fresh context and run its playgrounds one after the other."""
     from playwright.sync_api import Error
@@ -276,9 +291,14 @@ def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageRep
                                                   "Python failed on an earlier playground"))
                 continue
             page.evaluate(LIMIT_RUNS, timeout)  # for playgrounds added since
-            ran = page.evaluate(RUN_PLAYGROUND, [playgrounds, i, BOOT_S * 1000])
-            report.playgrounds.append(outcome(i + 1, ran))
+            ran = page.evaluate(RUN_PLAYGROUND, [playgrounds, i, BOOT_S * 1000, None])
             python_gone = ran["status"] is None or ran["phase"].startswith("failed")
+            if ran["exercise"] and not python_gone:
+                ran, verdict = check_exercise(page, playgrounds, i, ran)
+                python_gone = ran["status"] is None or ran["phase"].startswith("failed")
+            else:
+                verdict = outcome(i + 1, ran)
+            report.playgrounds.append(verdict)
             why = page.evaluate(WHY_STOP, playgrounds)
             if why:
                 report.error = f"{why} while it was checked"
@@ -290,8 +310,24 @@ def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageRep
     return report
 
 
+def check_exercise(page: Page, playgrounds: JSHandle, i: int, starter: dict,
+                   ) -> tuple[dict, Outcome]:
+    """An exercise passes when its starter code (`starter`, its run) does not pass its
+    checks, and its solution, if it has one, does: the last run, and the verdict."""
+    if starter["check"] == "passed":
+        return starter, starter_passed(i + 1, starter)
+    if starter["solution"] is None:
+        return starter, Outcome(i + 1, starter["id"], "passed")
+    ran = page.evaluate(RUN_PLAYGROUND, [playgrounds, i, BOOT_S * 1000, starter["solution"]])
+    verdict = outcome(i + 1, ran)
+    if verdict.failed:
+        verdict.part = "solution"
+    return ran, verdict
+
+
 def where(report: PageReport, one: Outcome) -> str:
-    return f"{report.page}, playground {one.index}" + (f" ({one.id})" if one.id else "")
+    place = f"{report.page}, playground {one.index}" + (f" ({one.id})" if one.id else "")
+    return place + (f", its {one.part}" if one.part else "")
 
 
 def without_playgrounds(report: PageReport) -> bool:
@@ -417,7 +453,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m autograd_playground check",
         description="Run every playground of a course's pages in headless Chromium; list "
-                    "each that ends in an error or runs past its timeout.")
+                    "each that ends in an error or runs past its timeout, and each exercise "
+                    "whose solution fails its checks or whose starter code passes them.")
     parser.add_argument("targets", nargs="+", metavar="URL_OR_DIR",
                         help="a page's http(s) URL, an HTML file, or a folder of pages "
                              "(served from localhost)")

@@ -1,10 +1,12 @@
-"""The <autograd-playground> element as HTML, from a code and the author's attributes
-(web/src/options.js reads them): what the Sphinx directive and the MkDocs fences write."""
+"""The <autograd-playground> element as HTML, from a code, the author's attributes
+(web/src/options.js reads them) and an exercise's parts (web/src/authored.js reads them):
+what the Sphinx directive and the MkDocs fences write."""
 
 from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass, field
 
 # Attributes that are there or not.
 FLAGS = ("readonly", "autorun", "live", "hide-output", "hide-table")
@@ -18,8 +20,21 @@ NUMBER = re.compile(r"\d+(\.\d+)?")
 LENGTH = re.compile(r"auto|\d+(\.\d+)?([a-z]+|%)?|(calc|min|max|clamp|var)\(.*\)")
 
 
+# What would end a <script> early: its code is the page's text as it is, unescaped.
+SCRIPT_END = re.compile(r"</script|<!--", re.IGNORECASE)
+
+
 class OptionError(ValueError):
     """An attribute the element does not have, or a value it does not take."""
+
+
+@dataclass
+class Exercise:
+    """An exercise's parts: checks and solution as Python, hints as HTML."""
+
+    checks: list[str] = field(default_factory=list)
+    hints: list[str] = field(default_factory=list)
+    solution: str | None = None
 
 
 def check(attributes: dict[str, str | None]) -> None:
@@ -44,11 +59,30 @@ def check(attributes: dict[str, str | None]) -> None:
                 f"height is a CSS length, a number of pixels or auto (got {value!r})")
 
 
-def playground_html(code: str, attributes: dict[str, str | None]) -> str:
-    """The element holding `code` as text, with `attributes` (None or "" for a flag)."""
+def python_script(role: str, code: str) -> str:
+    """A check or the solution: Python in a script the page does not run."""
+    found = SCRIPT_END.search(code)
+    if found:
+        line = code.count("\n", 0, found.start()) + 1
+        raise OptionError(f"the {role}'s line {line} holds {found[0]!r}, which would end "
+                          "its script in the page: write it otherwise (e.g. '<' '/script')")
+    return f'<script type="text/x-python" data-role="{role}">\n{code}\n</script>\n'
+
+
+def playground_html(code: str, attributes: dict[str, str | None],
+                    exercise: Exercise | None = None) -> str:
+    """The element holding `code` as text, with `attributes` (None or "" for a flag) and
+    the parts of `exercise`, if it is one."""
     check(attributes)
     opening = "".join(
         f" {name}" if name in FLAGS else f' {name}="{html.escape(value, quote=True)}"'
         for name, value in attributes.items())
+    parts = ""
+    if exercise:
+        parts += "".join(python_script("check", text) for text in exercise.checks)
+        parts += "".join(f'<template data-role="hint">{hint}</template>\n'
+                         for hint in exercise.hints)
+        if exercise.solution is not None:
+            parts += python_script("solution", exercise.solution)
     return f"<autograd-playground{opening}>\n{html.escape(code, quote=False)}\n" \
-           "</autograd-playground>"
+           f"{parts}</autograd-playground>"

@@ -5,7 +5,10 @@
     ```
 
 in a page. The fence's attributes are the element's (web/src/options.js): `#name` or
-`id=name`, `name=value` (quoted or not), and a bare name for a flag. Every page loads
+`id=name`, `name=value` (quoted or not), and a bare name for a flag. An exercise's parts
+follow its code, each from a line of its own (parts.py): `/// check` and `/// solution`
+hold Python, each `/// hint` Markdown. An <autograd-playground> element written as HTML
+goes into the page whole, blank lines and all. Every page loads
 embed.js (as extra_javascript, a module), so that a page Material's instant navigation
 swaps in finds the element defined; the site is copied into the built docs once a build.
 """
@@ -14,9 +17,10 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable
 from pathlib import Path
 
+from markdown import Markdown
+from markdown.extensions import Extension
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -24,69 +28,26 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from .element import OptionError, playground_html
+from .element import Exercise, OptionError, playground_html
+from .parts import PartError, marked_parts
 from .site import export
+from .sources import Found, SourceError, markdown_playgrounds, parse_attributes
 
 STATIC = "autograd-playground"  # the site's folder in the built docs
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
-PLAYGROUND = re.compile(r"playground(?:[ \t]+\{(?P<attributes>.*)\})?[ \t]*")
-ATTRIBUTE = re.compile(
-    r"""[ \t]*(?:\#(?P<id>[^\s}]+)|(?P<name>[\w-]+)"""
-    r"""(?:=(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)'|(?P<bare>[^\s"'}]+)))?)[ \t]*""")
 
 
-def parse_attributes(text: str) -> dict[str, str | None]:
-    """`{#x readonly timeout=10}`'s inside as the element's attributes (None for a flag)."""
-    attributes: dict[str, str | None] = {}
-    position = 0
-    while position < len(text):
-        match = ATTRIBUTE.match(text, position)
-        if not match or match.end() == position:
-            raise OptionError(f"cannot read the attributes at {text[position:]!r}: write "
-                              '#name, name=value, name="a value" or a bare name')
-        if match["id"]:
-            attributes["id"] = match["id"]
-        else:
-            value = next((v for v in match.group("double", "single", "bare") if v is not None),
-                         None)
-            attributes[match["name"]] = value
-        position = match.end()
-    return attributes
+class WholeElements(Extension):
+    """Markdown keeps an <autograd-playground> written as HTML whole, as it keeps a <div>:
+    to its closing tag, blank lines and all (an element it does not know as a block
+    would end at its code's first blank line)."""
 
-
-def closing_fence(fence: str) -> re.Pattern[str]:
-    """What closes a fence: its character, at least as many times."""
-    return re.compile(rf"[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*")
-
-
-def playground_fences(markdown: str, replace: Callable[[str, str, int], str]) -> str:
-    """`markdown` with each playground fence replaced by `replace(code, attributes, line)`'s
-    text (`attributes` as written between the braces, `line` the fence's, from 1), at the
-    fence's indentation; other fences (and any playground fence written inside one, as an
-    example) are left as they are."""
-    lines, out, i = markdown.split("\n"), [], 0
-    while i < len(lines):
-        fence = FENCE.match(lines[i])
-        if not fence:
-            out.append(lines[i])
-            i += 1
-            continue
-        closing = closing_fence(fence["fence"])
-        end = next((j for j in range(i + 1, len(lines)) if closing.fullmatch(lines[j])),
-                   len(lines))
-        playground = PLAYGROUND.fullmatch(fence["info"])
-        if playground:
-            indent = fence["indent"]
-            code = "\n".join(line.removeprefix(indent) for line in lines[i + 1:end])
-            out += ["", indent + replace(code, playground["attributes"] or "", i + 1), ""]
-        else:
-            out += lines[i:end + 1]
-        i = end + 1
-    return "\n".join(out)
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Markdown's name)
+        md.block_level_elements.append("autograd-playground")
 
 
 class PlaygroundPlugin(BasePlugin):
-    """Markdown's playground fences become <autograd-playground> elements."""
+    """Markdown's playground fences become <autograd-playground> elements, and raw
+    elements go through whole."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         script = ExtraScriptValue(f"{STATIC}/embed.js")
@@ -94,10 +55,21 @@ class PlaygroundPlugin(BasePlugin):
         config.extra_javascript.append(script)
         config.extra_javascript.append(f"{STATIC}/served-only.js")  # says what file:// cannot
         config.extra_css.append(f"{STATIC}/embed.css")  # the code, until embed.js has loaded
-        # A page's playgrounds go through Markdown as placeholders, then in as HTML.
+        # A page's fences go through Markdown as placeholders, then in as HTML.
         self.nonce = secrets.token_hex(8)
         self.slots: dict[str, list[str]] = {}
+        # Hints are Markdown, with the site's extensions.
+        self.hints = Markdown(extensions=config.markdown_extensions,
+                              extension_configs=config.mdx_configs)
+        config.markdown_extensions.append(WholeElements())
         return config
+
+    def element(self, found: Found) -> str:
+        """The element's HTML for a fence, with its body's parts (parts.py)."""
+        body = marked_parts(found.text)
+        hints = [self.hints.reset().convert(hint) for hint in body.texts("hint")]
+        exercise = Exercise(body.texts("check"), hints, body.solution)
+        return playground_html(body.code, parse_attributes(found.attributes), exercise)
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig,
                          files: Files) -> str:
@@ -106,15 +78,23 @@ class PlaygroundPlugin(BasePlugin):
         source = page.file.content_string
         skipped = source[:-len(markdown)].count("\n") if source.endswith(markdown) else 0
 
-        def placeholder(code: str, attributes: str, line: int) -> str:
+        def placeholder(found: Found) -> str | None:
+            if found.kind != "fence":  # a raw element goes through Markdown whole
+                return None
             try:
-                slots.append(playground_html(code, parse_attributes(attributes)))
+                slots.append(self.element(found))
+            except PartError as error:
+                raise PluginError(f"{page.file.src_uri}:{skipped + found.line + error.line + 1}"
+                                  f": playground: {error}") from None
             except OptionError as error:
-                raise PluginError(f"{page.file.src_uri}:{skipped + line}: playground: "
+                raise PluginError(f"{page.file.src_uri}:{skipped + found.line}: playground: "
                                   f"{error}") from None
             return f"autograd-playground-{self.nonce}-{len(slots) - 1}"
 
-        return playground_fences(markdown, placeholder)
+        try:
+            return markdown_playgrounds(markdown, placeholder)
+        except SourceError as error:
+            raise PluginError(f"{page.file.src_uri}:{skipped + error.line}: {error}") from None
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig,
                         files: Files) -> str:

@@ -6,31 +6,42 @@
 
        print("hello")
 
-in reStructuredText, or the same as a ```{playground} fence in MyST. The HTML
-builders write an <autograd-playground> element, copy the site into
-_static/autograd-playground/ once a build, and load embed.js on the pages that have a
-playground (as sphinx.ext.mathjax loads MathJax: other pages stay as they were); the
-other builders write the code as a code block.
+in reStructuredText, or the same as a ```{playground} fence in MyST. An exercise's
+parts follow its code as directives nested in it (parts.py): `check` and `solution`
+hold Python, each `hint` prose in the page's syntax. The HTML builders write an
+<autograd-playground> element, copy the site into _static/autograd-playground/ once a
+build, and load embed.js on the pages that hold a playground element, however it came
+there (the directive, raw HTML; as sphinx.ext.mathjax loads MathJax: other pages stay
+as they were); the other builders write the code as a code block.
 """
 
 from __future__ import annotations
 
+import re
 from importlib.metadata import version
 from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective, SphinxTranslator
 
-from .element import FLAGS, VALUES, OptionError, playground_html
+from .element import FLAGS, VALUES, Exercise, OptionError, playground_html
+from .parts import PartError, directive_parts
 from .site import export
 
 STATIC = "autograd-playground"  # the site's folder under _static/
+ELEMENT = re.compile(r"<autograd-playground[\s>]")
 
 
 class playground(nodes.General, nodes.Element):  # noqa: N801 (docutils names nodes so)
-    """A playground: its code and attributes, and a literal block for non-HTML builders."""
+    """A playground: its code, attributes, checks and solution; a literal block for
+    non-HTML builders, and its hints."""
+
+
+class playground_hint(nodes.General, nodes.Element):  # noqa: N801
+    """One hint of an exercise, as the page's prose: only the HTML builders show it."""
 
 
 def option(name: str):
@@ -46,21 +57,50 @@ class PlaygroundDirective(SphinxDirective):
     option_spec = {name: option(name) for name in (*FLAGS, *VALUES)}
 
     def run(self) -> list[nodes.Node]:
-        code = "\n".join(self.content)
+        try:
+            body = directive_parts("\n".join(self.content))
+        except PartError as error:
+            raise self.error(f"playground: line {self.content_offset + error.line + 1}: "
+                             f"{error}") from None
         attributes = {name: self.options[name] for name in self.option_spec
                       if name in self.options}
+        exercise = Exercise(body.texts("check"), [], body.solution)
         try:
-            html = playground_html(code, attributes)
+            playground_html(body.code, attributes, exercise)  # says what it cannot take
         except OptionError as error:
             raise self.error(f"playground: {error}") from None
-        node = playground(html=html)
-        node += nodes.literal_block(code, code, language="python")
+        node = playground(code=body.code, attributes=attributes, checks=exercise.checks,
+                          solution=exercise.solution)
+        node += nodes.literal_block(body.code, body.code, language="python")
+        for part in body.parts:
+            if part.role == "hint":
+                hint = playground_hint()
+                self.state.nested_parse(StringList(part.text.split("\n")),
+                                        self.content_offset + part.line + 1, hint)
+                node += hint
         self.set_source_info(node)
         return [node]
 
 
+def html_of(translator: SphinxTranslator, node: nodes.Element) -> str:
+    """What `translator` writes for `node`'s children."""
+    body, translator.body = translator.body, []
+    try:
+        for child in node.children:
+            child.walkabout(translator)
+        return "".join(translator.body)
+    finally:
+        translator.body = body
+
+
 def visit_html(translator: SphinxTranslator, node: playground) -> None:
-    translator.body.append(node["html"] + "\n")
+    hints = [html_of(translator, hint) for hint in node.findall(playground_hint)]
+    exercise = Exercise(node["checks"], hints, node["solution"])
+    translator.body.append(playground_html(node["code"], node["attributes"], exercise) + "\n")
+    raise nodes.SkipNode
+
+
+def skip(translator: SphinxTranslator, node: nodes.Element) -> None:
     raise nodes.SkipNode
 
 
@@ -75,10 +115,10 @@ def depart_other(translator: SphinxTranslator, node: playground) -> None:
 def add_script(app: Sphinx, pagename: str, templatename: str, context: dict,
                doctree: nodes.document | None) -> None:
     """Load embed.js, embed.css (the code shown until the script has loaded) and
-    served-only.js (what a page opened as a file says) on a page that has a playground,
-    or on every page when a theme or extension asks for every asset on every page
-    (app.set_html_assets_policy)."""
-    has_playground = doctree is not None and any(True for _ in doctree.findall(playground))
+    served-only.js (what a page opened as a file says) on a page whose body holds a
+    playground element, or on every page when a theme or extension asks for every asset
+    on every page (app.set_html_assets_policy)."""
+    has_playground = ELEMENT.search(context.get("body", "")) is not None
     if has_playground or app.registry.html_assets_policy == "always":
         app.add_js_file(f"{STATIC}/embed.js", type="module")
         app.add_js_file(f"{STATIC}/served-only.js")
@@ -94,6 +134,9 @@ def setup(app: Sphinx) -> dict:
     other = (visit_other, depart_other)
     app.add_node(playground, html=(visit_html, None), latex=other, text=other, man=other,
                  texinfo=other)
+    hidden = (skip, None)
+    app.add_node(playground_hint, html=hidden, latex=hidden, text=hidden, man=hidden,
+                 texinfo=hidden)
     app.add_directive("playground", PlaygroundDirective)
     app.connect("html-page-context", add_script)
     app.connect("build-finished", copy_site)
