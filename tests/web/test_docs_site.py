@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 import build
 from autograd_playground.server import serving
 from tests.web.authoring import do_the_exercise, requests_elsewhere, run_every_playground
+from tests.web.conftest import RUN_MS
 
 # It builds the authors' wheel and the MkDocs venv the authoring tests use: one process.
 pytestmark = pytest.mark.xdist_group("authoring")
@@ -76,7 +77,8 @@ def test_the_site_works_offline_under_any_path_with_search_and_live_playgrounds(
         page.goto(url + "any/path/authoring.html")
 
         page.get_by_role("textbox", name="Search").fill("exercise")
-        expect(page.locator(".md-search-result__item").first).to_be_visible()
+        # Material builds its search index in a worker first: as long as a run may take.
+        expect(page.locator(".md-search-result__item").first).to_be_visible(timeout=RUN_MS)
         page.keyboard.press("Escape")
 
         ran = run_every_playground(page)
