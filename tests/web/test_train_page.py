@@ -49,13 +49,13 @@ def test_the_moons_learn_while_their_loss_and_regions_are_drawn(new_context, sit
     page = new_context(color_scheme=scheme).new_page()
     playground, detail = run_at(page, site, "moons")
     assert detail["status"] == "done"
-    assert playground.output.strip() == "after 100 steps: loss 0.0126, accuracy 100%"
+    assert playground.output.strip() == "after 100 steps: loss 0.0787, accuracy 97%"
     loss, accuracy = (chart["series"][0] for chart in detail["plots"]["charts"])
     assert (loss["name"], loss["points"], accuracy["name"], accuracy["points"]) == (
         "loss", 100, "accuracy", 100)
-    assert loss["last"][1] < 0.02
+    assert loss["last"][1] < 0.1
     (regions,) = detail["plots"]["boundaries"]
-    assert len(regions["points"]) == 100
+    assert len(regions["points"]) == 60
     assert regions["size"] == 25
     assert playground.element.locator(".boundary canvas.regions").is_visible()
     violations = axe_violations(page)
