@@ -72,6 +72,7 @@ def has_search(site: Path, page: str) -> bool:
     return bool(SEARCH_BOX.search(page)) and (site / "search" / "search_index.json").exists()
 
 
+@pytest.mark.xdist_group("authoring")  # building the wheel replaces the one others install
 def test_the_readme_installs_the_wheel_build_py_dist_writes():
     wheel = authors_wheel().relative_to(build.ROOT).as_posix()
     install = f'pip install "{wheel}[check]"'

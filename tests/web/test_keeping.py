@@ -317,7 +317,10 @@ def test_an_edit_that_storage_refused_stays_said_and_unsaved_across_a_switch_unt
         linked.button("Download .py").click()
     assert open(download.value.path(), encoding="utf-8").read() == "print('draft') # more"
     free_storage(linked)
-    close(linked)  # the tab saves what it could not before, as it closes
+    switch(linked).focus()  # the next save (on the switch, a timer, or leaving the page)
+    draft_saved(linked, "print('draft') # more")
+    assert "could not be saved" not in notice(linked)
+    close(linked)
     assert open_tab(context, link).code == "print('draft') # more"
 
 
