@@ -44,9 +44,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).parent.absolute()
 WEB = ROOT / "web"
-# The package for course authors (web/autograd_playground/) finds a Chromium, for its
-# `check`, as the tests do, and serves the site it carries as build.py serves dist/.
-sys.path.insert(0, str(WEB))
+# web/'s folders, one for each place its code runs: the page's modules (bundled into
+# embed.js), the Python worker's, the pages and scripts served as they are, and what runs
+# at build time.
+PAGE = WEB / "page"
+WORKER = WEB / "worker"
+SITE = WEB / "site"
+TOOLS = WEB / "tools"
+# The authors' package, with its pyproject.toml: it finds a Chromium, for its `check`, as
+# the tests do, and serves the site it carries as build.py serves dist/.
+AUTHORS = WEB / "authors"
+sys.path.insert(0, str(AUTHORS))
 from autograd_playground import chromium  # noqa: E402
 from autograd_playground.chromium import ChromiumNotFoundError, system  # noqa: E402
 from autograd_playground.server import (  # noqa: E402
@@ -60,8 +68,8 @@ from autograd_playground.server import (  # noqa: E402
 DIST = ROOT / "dist"
 BUILD = ROOT / "build"
 # The authors' package: its source, its long description, and where its wheel is written.
-PACKAGE = WEB / "autograd_playground"
-PACKAGE_README = WEB / "package-readme.md"
+PACKAGE = AUTHORS / "autograd_playground"
+PACKAGE_README = AUTHORS / "package-readme.md"
 PACKAGES = BUILD / "packages"
 # Venvs each holding the authors' wheel and one docs tool, at the pins of DOCS_TOOLS.
 DOCS_TOOLS = ROOT / "tests" / "docs-tools.txt"
@@ -98,11 +106,14 @@ PYODIDE_FILES = [
 ]
 # Pyodide's script, which the worker asks for by its content (see bundle()).
 PYODIDE_SCRIPT = "pyodide.asm.mjs"
-# The chunk of the charts that plot() and boundary() draw (web/src/charts.js, with uPlot).
+# The chunk of the charts that plot() and boundary() draw (web/page/charts.js, with uPlot).
 CHARTS_CHUNK = "charts"
-# Files copied from web/ to the top of dist/ as they are.
-STATIC_FILES = ["index.html", "course.html", "train.html", "embed.html", "bare.html",
-                "embed.css", "served-only.js", "snapshot-worker.js", "page-theme.js"]
+# Files copied to the top of dist/ as they are: the site's pages and classic scripts, and
+# the snapshot worker, which the Python worker starts by its URL.
+STATIC_FILES = [*(SITE / name for name in ["index.html", "course.html", "train.html",
+                                           "embed.html", "bare.html", "embed.css",
+                                           "served-only.js", "page-theme.js"]),
+                WORKER / "snapshot-worker.js"]
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
 # (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"
@@ -263,16 +274,17 @@ def engine_wheel(python: Path) -> Path:
 
 
 def package_wheel(python: Path) -> Path:
-    """The authors' wheel, autograd-playground, from web/pyproject.toml and
-    web/autograd_playground/ with the built dist/ inside as its site/ (but NOT_IN_WHEEL),
-    and the engine's version (see web/pyproject.toml). It needs no Node.js to use."""
+    """The authors' wheel, autograd-playground, from web/authors/pyproject.toml and
+    web/authors/autograd_playground/ with the built dist/ inside as its site/ (but
+    NOT_IN_WHEEL), and the engine's version (see web/authors/pyproject.toml). It needs no
+    Node.js to use."""
     project = BUILD / "package"
     fresh_folder(project)
     shutil.copytree(PACKAGE, project / PACKAGE.name,
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(DIST, project / PACKAGE.name / "site",
                     ignore=shutil.ignore_patterns(*NOT_IN_WHEEL))
-    shutil.copy2(WEB / "pyproject.toml", project / "pyproject.toml")
+    shutil.copy2(AUTHORS / "pyproject.toml", project / "pyproject.toml")
     shutil.copy2(PACKAGE_README, project / "README.md")
     shutil.copy2(ROOT / "pyproject.toml", project / "engine-pyproject.toml")
     return pip_wheel(python, project, PACKAGES)
@@ -314,7 +326,7 @@ def pyodide_wheels(python: Path, requirements: Path, out: Path) -> list[Path]:
 
 def micropip_wheel(python: Path) -> Path:
     """micropip's wheel, for the site."""
-    (wheel,) = pyodide_wheels(python, WEB / "micropip-requirements.txt", BUILD / "micropip")
+    (wheel,) = pyodide_wheels(python, WORKER / "micropip-requirements.txt", BUILD / "micropip")
     return wheel
 
 
@@ -369,17 +381,17 @@ def bundle() -> None:
     common = ["--bundle", "--format=esm", "--target=es2022", "--minify", "--sourcemap",
               "--log-level=warning", f"--outdir={DIST}",
               f"--define:BUILD_ID={json.dumps(build_id())}"]
-    run(esbuild(), WEB / "src" / "embed.js", *common, "--splitting",
+    run(esbuild(), PAGE / "embed.js", *common, "--splitting",
         "--loader:.css=text", "--loader:.py=text", "--chunk-names=chunks/[name]-[hash]")
-    run(esbuild(), WEB / "src" / "layout-worker.js", *common)
+    run(esbuild(), PAGE / "layout-worker.js", *common)
     pyodide_script = content_addressed(f"pyodide/{PYODIDE_SCRIPT}",
                                        WEB / "node_modules" / "pyodide" / PYODIDE_SCRIPT)
-    run(esbuild(), WEB / "worker.js", *common, "--external:./pyodide/*",
+    run(esbuild(), WORKER / "worker.js", *common, "--external:./pyodide/*",
         f"--define:PYODIDE_SCRIPT={json.dumps('./' + pyodide_script)}")
     # Not the charts' chunk (uPlot): a page downloads it only once one of its runs plots.
     chunks = sorted(f"chunks/{p.name}" for p in (DIST / "chunks").glob("*.js")
                     if not p.name.startswith(f"{CHARTS_CHUNK}-"))
-    run(esbuild(), WEB / "service-worker.js", *common,
+    run(esbuild(), SITE / "service-worker.js", *common,
         f"--define:KEPT_SCRIPTS={json.dumps([pyodide_script, *chunks])}")
 
 
@@ -410,8 +422,8 @@ def runner_files() -> list[str]:
 def copy_site(engine: Path, micropip: Path) -> None:
     """Lay out dist/: pages, worker, Python glue, Pyodide, wheels, and site.json,
     which tells the worker the wheels' and the runner's file names."""
-    for name in STATIC_FILES:
-        shutil.copy2(WEB / name, DIST / name)
+    for file in STATIC_FILES:
+        shutil.copy2(file, DIST / file.name)
     (DIST / "pyodide").mkdir()
     for name in PYODIDE_FILES:
         shutil.copy2(WEB / "node_modules" / "pyodide" / name, DIST / "pyodide" / name)
@@ -450,7 +462,7 @@ def make_snapshot(engine: Path) -> None:
     folder = DIST / "snapshot"
     folder.mkdir()
     (folder / "files.json").write_text(json.dumps(snapshot_files(engine)), encoding="utf-8")
-    run(need("node", "nodejs"), WEB / "make-snapshot.mjs", DIST)
+    run(need("node", "nodejs"), TOOLS / "make-snapshot.mjs", DIST)
     gzipped = (folder / "memory.gz").read_bytes()
     manifest = json.loads((DIST / "site.json").read_text(encoding="utf-8"))
     manifest["snapshot"] = {"memory": "snapshot/memory.gz",

@@ -109,8 +109,8 @@ REALM_CHECK = """async (url) => {
 
 
 def realm_check(page) -> float:
-    """Microseconds a realm check takes in a module worker (realm.js, served from web/)."""
-    realm = (ROOT / "web" / "realm.js").read_text(encoding="utf-8")
+    """Microseconds a realm check takes in a module worker (realm.js, served from web/worker/)."""
+    realm = (ROOT / "web" / "worker" / "realm.js").read_text(encoding="utf-8")
     url = page.url.split("#")[0].rsplit("/", 1)[0] + "/bench-realm.js"
     script = {"body": realm, "content_type": "text/javascript"}
     page.context.route(url, lambda route: route.fulfill(**script))

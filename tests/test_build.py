@@ -409,7 +409,7 @@ def lone_build(tmp_path: Path) -> Path:
     dist/ of one file, so that whatever it builds there shows, and the real dist/ is never
     touched."""
     shutil.copy2(build.ROOT / "build.py", tmp_path / "build.py")
-    package = Path("web", "autograd_playground")
+    package = Path("web", "authors", "autograd_playground")
     (tmp_path / package).mkdir(parents=True)
     for name in ["__init__.py", "chromium.py", "server.py"]:
         shutil.copy2(build.ROOT / package / name, tmp_path / package / name)
@@ -513,7 +513,7 @@ def test_build_py_says_which_python_it_needs_before_anything_else():
     assert ran.stderr.startswith("build.py needs Python 3.10 or newer; this is Python ")
 
 
-@pytest.mark.parametrize("path", [".ci/run", "build.py", "web/src/playground.js",
+@pytest.mark.parametrize("path", [".ci/run", "build.py", "web/page/playground.js",
                                   "web/playground_runner/__init__.py", "README.md"])
 def test_text_files_check_out_with_lf_line_ends_on_every_system(path):
     attributes = subprocess.run(["git", "check-attr", "eol", "text", "--", path],

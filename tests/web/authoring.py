@@ -70,7 +70,7 @@ def requests_elsewhere(page: Page, url: str) -> list[str]:
 
 
 def authored_attributes(page: Page) -> list[dict[str, str]]:
-    """Each playground's author's attributes (web/src/options.js), in page order."""
+    """Each playground's author's attributes (web/page/options.js), in page order."""
     every = page.locator("autograd-playground").evaluate_all(
         "els => els.map(e => Object.fromEntries([...e.attributes].map(a => [a.name, a.value])))")
     return [{name: value for name, value in attributes.items() if name in ATTRIBUTES}

@@ -1,4 +1,4 @@
-"""What the page reads as a table (web/src/protocol.js's isTable), for the runner's tests:
+"""What the page reads as a table (web/page/protocol.js's isTable), for the runner's tests:
 the page takes anything else for a message the runner never sends."""
 
 from __future__ import annotations

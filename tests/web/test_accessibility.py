@@ -28,11 +28,11 @@ from .test_loading import delay_bar, run_at_once, slow_link
 
 AXE = build.WEB / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-EXAMPLE_WITH_BACKWARD = (build.WEB / "src" / "example.py").read_text(encoding="utf-8")
+EXAMPLE_WITH_BACKWARD = (build.PAGE / "example.py").read_text(encoding="utf-8")
 
 
 def share_fragment(code: str) -> str:
-    """The `#code=` fragment a share link carries (see web/src/share.js)."""
+    """The `#code=` fragment a share link carries (see web/page/share.js)."""
     return "#code=" + base64.urlsafe_b64encode(code.encode()).decode().rstrip("=")
 
 

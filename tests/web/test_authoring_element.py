@@ -1,5 +1,5 @@
 """The element's HTML that the Sphinx directive and the MkDocs plugin write: the code as
-text, the attributes the element has (web/src/options.js), and a clear error for others."""
+text, the attributes the element has (web/page/options.js), and a clear error for others."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from autograd_playground.element import ATTRIBUTES, OptionError, playground_html
 
 
 def test_the_attributes_are_the_elements_own():
-    options = (build.WEB / "src" / "options.js").read_text(encoding="utf-8")
+    options = (build.PAGE / "options.js").read_text(encoding="utf-8")
     listed = re.search(r"export const ATTRIBUTES = \[(.*?)\];", options, re.DOTALL)[1]
     assert sorted(ATTRIBUTES) == sorted(re.findall(r'"([\w-]+)"', listed))
 

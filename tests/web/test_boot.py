@@ -24,11 +24,11 @@ from .conftest import NO_SNAPSHOT, RUN_MS, SNAPSHOT, Playground, set_deadlines
 from .test_run import CHAPTER_ROWS
 from .test_stop import LOOP, SWALLOW
 
-PAGE = 4096  # the snapshot's pages, as web/snapshot-pages.js keeps them
+PAGE = 4096  # the snapshot's pages, as web/worker/snapshot-pages.js keeps them
 
 
 def stored_snapshot() -> bytes:
-    """Our snapshot as stored, inflated (see web/snapshot-pages.js)."""
+    """Our snapshot as stored, inflated (see web/worker/snapshot-pages.js)."""
     return gzip.decompress((build.DIST / "snapshot" / "memory.gz").read_bytes())
 
 
@@ -94,7 +94,7 @@ def test_the_snapshot_is_made_the_same_bytes_from_the_same_files(tmp_path):
     for name in ("site.json", "snapshot/files.json"):
         shutil.copy(build.DIST / name, again / name)
     (again / "pyodide").symlink_to(build.DIST / "pyodide")
-    subprocess.run([build.need("node", "nodejs"), build.WEB / "make-snapshot.mjs", again],
+    subprocess.run([build.need("node", "nodejs"), build.TOOLS / "make-snapshot.mjs", again],
                    check=True, capture_output=True)
     built = (build.DIST / "snapshot" / "memory.gz").read_bytes()
     assert (again / "snapshot" / "memory.gz").read_bytes() == built

@@ -189,7 +189,7 @@ def test_an_exercise_whose_solution_fails_or_whose_starter_passes_is_listed(
 
 
 def run_command(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(build.WEB)}
+    env = {**os.environ, "PYTHONPATH": str(build.AUTHORS)}
     return subprocess.run([sys.executable, *build.STRICT_ENCODING, "-m", "autograd_playground",
                            "check", *args],
                           capture_output=True, encoding="utf-8", env=env, timeout=900)
@@ -390,7 +390,7 @@ LESSON_RST = """A lesson
 
 def playwright_range() -> tuple[str, str]:
     """The `check` extra's range of Playwright versions: its lowest and its bound."""
-    pyproject = (build.WEB / "pyproject.toml").read_text(encoding="utf-8")
+    pyproject = (build.AUTHORS / "pyproject.toml").read_text(encoding="utf-8")
     lowest, bound = re.search(r'check = \["playwright>=([\d.]+),<([\d.]+)"\]', pyproject).groups()
     return lowest, bound
 

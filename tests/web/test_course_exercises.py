@@ -64,7 +64,7 @@ def dedented(text: str) -> str:
 
 def course_exercises() -> dict[str, Exercise]:
     parser = CourseExercises()
-    parser.feed((build.ROOT / "web" / "course.html").read_text(encoding="utf-8"))
+    parser.feed((build.SITE / "course.html").read_text(encoding="utf-8"))
     return {
         id_: Exercise(dedented(found["code"]), [dedented(c) for c in found["check"]],
                       [h.strip() for h in found["hint"]], dedented(found["solution"][0]))

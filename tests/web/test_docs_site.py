@@ -50,7 +50,7 @@ def test_check_runs_the_authoring_guides_live_playground_and_exercise_and_passes
     done = subprocess.run(
         [sys.executable, *build.STRICT_ENCODING, "-m", "autograd_playground", "check",
          docs_site, "--json"], capture_output=True, encoding="utf-8", timeout=900,
-        env={**os.environ, "PYTHONPATH": str(build.WEB)})
+        env={**os.environ, "PYTHONPATH": str(build.AUTHORS)})
     assert done.returncode == 0, done.stdout + done.stderr
     pages = {Path(page["page"]).relative_to(docs_site).as_posix():
              [(playground["id"], playground["status"]) for playground in page["playgrounds"]]

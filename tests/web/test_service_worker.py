@@ -1,4 +1,4 @@
-"""The site's service worker (web/service-worker.js): once Python is up, the page
+"""The site's service worker (web/site/service-worker.js): once Python is up, the page
 registers it, and it keeps the scripts whose URLs name their content, so that a
 returning visitor's browser neither asks for nor compiles them again."""
 

@@ -169,7 +169,7 @@ def in_rst(rst: str) -> list[Authored]:
 
 
 class ElementReader(HTMLParser):
-    """The <autograd-playground> elements of HTML, read as web/src/authored.js reads them."""
+    """The <autograd-playground> elements of HTML, read as web/page/authored.js reads them."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

@@ -1,6 +1,6 @@
 """An exercise's parts as an author writes them inside a playground, after its code: the
 checks (Python run on the learner's globals), the hints (prose, shown one at a time) and
-the solution (Python). web/src/authored.js reads them from the element.
+the solution (Python). web/page/authored.js reads them from the element.
 
 In Sphinx the parts are directives nested in the playground directive, in either syntax:
 

@@ -12,9 +12,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { constants, gzipSync } from "node:zlib";
-import { writePythonFiles } from "./python-files.js";
-import { pack } from "./snapshot-pages.js";
-import { staticData, xorStaticData } from "./static-data.js";
+import { writePythonFiles } from "../worker/python-files.js";
+import { pack } from "../worker/snapshot-pages.js";
+import { staticData, xorStaticData } from "../worker/static-data.js";
 
 const dist = process.argv[2];
 madeAlike();

@@ -28,7 +28,7 @@
 // so a run costs one trip through the page's busy main thread, not two.
 
 import { deadlines } from "./deadlines.js";
-import { moduleWorker } from "../module-worker.js";
+import { moduleWorker } from "../shared/module-worker.js";
 import { checkMessage, countOutput, Malformed, parseBatch, parsePlots, parseResult } from "./protocol.js";
 import { keepScriptsForNextLoad } from "./script-cache.js";
 

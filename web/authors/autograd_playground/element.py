@@ -1,5 +1,5 @@
 """The <autograd-playground> element as HTML, from a code, the author's attributes
-(web/src/options.js reads them) and an exercise's parts (web/src/authored.js reads them):
+(web/page/options.js reads them) and an exercise's parts (web/page/authored.js reads them):
 what the Sphinx directive and the MkDocs fences write."""
 
 from __future__ import annotations

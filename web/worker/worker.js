@@ -38,7 +38,7 @@
 // restored from it, in the Cache Storage for the next load (snapshot-cache.js).
 
 import { Downloads } from "./downloads.js";
-import { moduleWorker } from "./module-worker.js";
+import { moduleWorker } from "../shared/module-worker.js";
 import { writePythonFiles } from "./python-files.js";
 import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./snapshot-cache.js";
 import { MAX_SNAPSHOT_BYTES, unpack } from "./snapshot-pages.js";

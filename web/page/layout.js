@@ -3,7 +3,7 @@
 // is terminated, to be started afresh next time, when a layout fails or
 // takes longer than its deadline.
 
-import { moduleWorker } from "../module-worker.js";
+import { moduleWorker } from "../shared/module-worker.js";
 
 const WORKER_URL = new URL("./layout-worker.js", import.meta.url);
 

@@ -4,7 +4,7 @@
     print("hello")
     ```
 
-in a page. The fence's attributes are the element's (web/src/options.js): `#name` or
+in a page. The fence's attributes are the element's (web/page/options.js): `#name` or
 `id=name`, `name=value` (quoted or not), and a bare name for a flag. An exercise's parts
 follow its code, each from a line of its own (parts.py): `/// check` and `/// solution`
 hold Python, each `/// hint` Markdown. An <autograd-playground> element written as HTML
