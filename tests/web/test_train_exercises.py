@@ -14,7 +14,7 @@ from tests.web.test_exercises import Exercise as ExerciseAt
 
 def train_exercises() -> dict[str, Exercise]:
     parser = CourseExercises()
-    parser.feed((build.ROOT / "web" / "train.html").read_text(encoding="utf-8"))
+    parser.feed((build.SITE / "train.html").read_text(encoding="utf-8"))
     return {
         id_: Exercise(dedented(found["code"]), [dedented(c) for c in found["check"]],
                       [h.strip() for h in found["hint"]], dedented(found["solution"][0]))
