@@ -7,8 +7,8 @@
 // breaks the output did not print). A frame's work is so bounded, whatever the run
 // prints, and so is the number of elements the box holds.
 
-import { deadlines } from "./deadlines.js";
 import { element } from "./dom.js";
+import { NextFrame } from "./next-frame.js";
 
 // What one frame draws at most: characters, lines, and pieces (a piece is a stretch of
 // one stream, drawn as one text). A test may lower these, to see each frame keep to them.
@@ -24,6 +24,7 @@ const MAX_SPANS = 2_000;
 
 export class OutputView {
   constructor() {
+    this.frame = new NextFrame(() => this.draw());
     this.root = element("pre", { className: "output", role: "log", ariaLabel: "Output" });
     this.root.setAttribute("aria-live", "polite");
     this.root.tabIndex = 0;
@@ -39,7 +40,7 @@ export class OutputView {
 
   /** Empty the box, and forget what waited to be drawn. */
   clear() {
-    this.unschedule();
+    this.frame.cancel();
     this.block = null;
     this.spans = 0;
     this.following = true;
@@ -55,20 +56,7 @@ export class OutputView {
     if (last && (last[0] === kind || spans >= MAX_SPANS)) last[1] += text;
     else this.queue.push([kind, text]);
     if (document.hidden) this.draw(UNBOUNDED);
-    else this.schedule();
-  }
-
-  /** Draw in the next frame, or once deadlines.outputFrameMs have passed without one. */
-  schedule() {
-    if (this.next) return;
-    const draw = () => this.draw();
-    this.next = { frame: requestAnimationFrame(draw), timer: setTimeout(draw, deadlines.outputFrameMs) };
-  }
-
-  unschedule() {
-    cancelAnimationFrame(this.next?.frame);
-    clearTimeout(this.next?.timer);
-    this.next = null;
+    else this.frame.schedule();
   }
 
   /** Resolves once all that was appended is drawn. */
@@ -79,12 +67,12 @@ export class OutputView {
 
   /** Draw what waits, up to `limits` (a frame's budget; all of it when the page is hidden). */
   draw(limits = frameBudget) {
-    this.unschedule();
+    this.frame.cancel();
     const budget = { ...limits };
     while (this.waits() && budget.chars > 0 && budget.lines > 0 && budget.pieces-- > 0) {
       this.drawPiece(budget);
     }
-    if (this.waits()) this.schedule();
+    if (this.waits()) this.frame.schedule();
     else this.settle();
     if (this.following && !document.hidden) this.root.scrollTop = this.root.scrollHeight;
   }

@@ -12,8 +12,8 @@
 // data-points and data-dropped; each boundary's data-title, data-draws and its ranges;
 // and summary(), which the playground puts in its "run-end" event's detail.
 
-import { deadlines } from "./deadlines.js";
 import { element } from "./dom.js";
+import { NextFrame } from "./next-frame.js";
 
 let chartsModule = null;
 const charts = () => (chartsModule ??= importCharts().catch((error) => {
@@ -45,6 +45,7 @@ function isLanguageTag(tag) {
 
 export class PlotsPanel {
   constructor() {
+    this.frame = new NextFrame(() => this.draw());
     this.clock = element("p", { className: "plot-clock" });
     this.grid = element("div", { className: "plot-grid" });
     this.root = element("div", { className: "plots", hidden: true }, [
@@ -55,7 +56,7 @@ export class PlotsPanel {
 
   /** Take the charts away, for a new run. */
   clear() {
-    this.unschedule();
+    this.frame.cancel();
     for (const view of this.views?.values() ?? []) view.destroy();
     this.views = new Map(); // chart name or boundary title: its LineChart or BoundaryChart
     this.charts = new Map(); // chart name: {series: [{name, xs, ys, dropped}], changed}
@@ -94,25 +95,12 @@ export class PlotsPanel {
     for (const picture of batch.boundaries) this.pictures.set(picture.title, { picture, changed: true });
     this.steps = batch.steps;
     this.ms = batch.ms;
-    this.schedule();
-  }
-
-  /** Draw in the next frame, or once deadlines.outputFrameMs have passed without one. */
-  schedule() {
-    if (this.next) return;
-    const draw = () => this.draw();
-    this.next = { frame: requestAnimationFrame(draw), timer: setTimeout(draw, deadlines.outputFrameMs) };
-  }
-
-  unschedule() {
-    cancelAnimationFrame(this.next?.frame);
-    clearTimeout(this.next?.timer);
-    this.next = null;
+    this.frame.schedule();
   }
 
   /** Resolves once what was taken in is drawn. */
   drawn() {
-    if (!this.next && !this.loading) return Promise.resolve();
+    if (!this.frame.waiting && !this.loading) return Promise.resolve();
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
@@ -121,7 +109,7 @@ export class PlotsPanel {
   }
 
   async draw() {
-    this.unschedule();
+    this.frame.cancel();
     if (!this.module) {
       if (this.loading) return; // drawn once loaded
       if (this.failed) return this.settle();
@@ -172,7 +160,7 @@ export class PlotsPanel {
       view.draw(entry.picture);
       entry.changed = false;
     }
-    if (!this.next) this.settle();
+    if (!this.frame.waiting) this.settle();
   }
 
   /** Put the charts' own style sheet beside the playground's. */

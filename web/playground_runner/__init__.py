@@ -21,6 +21,7 @@ import builtins
 import gc
 import json
 import linecache
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -121,6 +122,9 @@ def _run(code: str, output: Output, result: dict, plots: Plots) -> dict:
         result["status"] = "error"
         result["error"], result["line"] = learner_traceback(exc), error_line(exc)
         parting.hold(exc)
+    # The page signals a Stop until the result comes: the code has ended, so a late
+    # signal must not cut short what is sent of it (the charts' last points, the tables).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     result["ms"] = (time.perf_counter() - started) * 1000
     result["ended"] = time.time() * 1000
     pristine.restore()  # the builtins and the runner's code as they were, for reading the tables
