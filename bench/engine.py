@@ -38,9 +38,9 @@ from micrograd import engine as mg  # noqa: E402
 from micrograd import nn as mgnn  # noqa: E402
 
 from engine import Backward, Graph, Handle, MakeValue, VAdd, VMul, VRelu  # noqa: E402
+from engine.datasets import make_moons  # noqa: E402
 from engine.lines import record_lines  # noqa: E402
 from engine.nn import MLP  # noqa: E402
-from examples.moons import make_moons  # noqa: E402
 
 POINTS = 100
 ROUNDS = 3

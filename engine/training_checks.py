@@ -17,6 +17,7 @@ from typing import Any
 
 from .autograd import Backward
 from .checks import _exception, _function_name, _learner_line, _short
+from .datasets import make_moons
 from .graph import Graph, MakeValue
 from .handle import Handle
 from .nn import MLP, Layer, Neuron
@@ -149,7 +150,7 @@ def check_accuracy(model: Any, at_least: float = 0.95) -> None:
         raise AssertionError(
             f"your model has {inputs} inputs and {outputs} outputs: it needs 2 inputs (a "
             f"point's x and y) and 1 output (its score)")
-    points, labels = moons(MOONS_POINTS, MOONS_NOISE, random.Random(MOONS_SEED))
+    points, labels = make_moons(MOONS_POINTS, MOONS_NOISE, random.Random(MOONS_SEED))
     right = sum((MLP_FORWARD(model, [x, y])[0] > 0) == (label > 0)
                 for (x, y), label in zip(points, labels, strict=True))
     if right < at_least * len(points):
@@ -157,20 +158,6 @@ def check_accuracy(model: Any, at_least: float = 0.95) -> None:
             f"your model classifies {right} of {len(points)} new moons points right "
             f"({right / len(points):.0%}); it needs {at_least:.0%}. Train longer, with "
             f"more neurons, or with another learning rate, then Run again.")
-
-
-def moons(n: int, noise: float, rng: random.Random) -> tuple[list[tuple[float, float]], list[int]]:
-    """Two interleaved half circles with noise, labels 1 and -1, as the page makes them."""
-    points, labels = [], []
-    for i in range(n):
-        t = math.pi * rng.random()
-        if i % 2:
-            x, y, label = math.cos(t), math.sin(t), -1
-        else:
-            x, y, label = 1 - math.cos(t), 0.5 - math.sin(t), 1
-        points.append((x + rng.gauss(0, noise), y + rng.gauss(0, noise)))
-        labels.append(label)
-    return points, labels
 
 
 def _loss_grads(g: Graph, params: list[int]) -> list[float]:

@@ -8,7 +8,6 @@ first nodes, and `del g.nodes[n_params:]` drops the previous step's nodes.
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 from pathlib import Path
@@ -16,22 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Backward, Graph, Handle, MakeValue  # noqa: E402
+from engine.datasets import make_moons  # noqa: E402
 from engine.nn import MLP  # noqa: E402
-
-
-def make_moons(n: int, noise: float, rng: random.Random) -> tuple[list[tuple[float, float]],
-                                                                  list[int]]:
-    """Two interleaved half circles with Gaussian noise; labels -1 and 1."""
-    points, labels = [], []
-    for i in range(n):
-        t = math.pi * rng.random()
-        if i % 2:
-            x, y, label = math.cos(t), math.sin(t), -1
-        else:
-            x, y, label = 1 - math.cos(t), 0.5 - math.sin(t), 1
-        points.append((x + rng.gauss(0, noise), y + rng.gauss(0, noise)))
-        labels.append(label)
-    return points, labels
 
 
 def train(steps: int = 60, n: int = 100, seed: int = 1) -> tuple[float, float]:

@@ -5,9 +5,10 @@ import random
 import pytest
 
 from engine import Backward, Graph, MakeValue, Relu, VAdd, VMul, VRelu
+from engine.datasets import make_moons
 from engine.lines import record_lines
 from engine.nn import MLP, Layer, Neuron
-from examples.moons import make_moons, train
+from examples.moons import train
 
 
 def test_a_neuron_computes_relu_of_w_dot_x_plus_b():

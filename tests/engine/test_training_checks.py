@@ -7,8 +7,9 @@ import random
 import pytest
 
 from engine import Graph
+from engine.datasets import make_moons
 from engine.nn import MLP
-from engine.training_checks import check_accuracy, check_hinge_loss, check_step, moons
+from engine.training_checks import check_accuracy, check_hinge_loss, check_step
 
 STEP = """\
 def step(g, params, lr):
@@ -29,10 +30,10 @@ TRAINING = """\
 import random
 from engine import Backward, Graph, Handle, MakeValue
 from engine.nn import MLP
-from engine.training_checks import moons
+from engine.datasets import make_moons
 
 rng = random.Random(1)
-points, labels = moons(100, 0.1, rng)
+points, labels = make_moons(100, 0.1, rng)
 g = Graph()
 model = MLP(g, 2, [8, 8, 1], rng=rng)
 params = model.parameters()
@@ -103,11 +104,11 @@ def test_a_step_that_raises_is_named_with_its_line():
 
 
 def test_the_checks_do_not_use_what_the_learner_redefines():
-    """The learner's own Backward, MakeValue or moons, beside their step and loss, do not
+    """The learner's own Backward, MakeValue or make_moons, beside their step and loss, do not
     change what the checks expect."""
     redefined = ("def Backward(g, root):\n    pass\n"
                  "def MakeValue(g, x):\n    return 0\n"
-                 "def moons(n, noise, rng):\n    return [], []\n")
+                 "def make_moons(n, noise, rng):\n    return [], []\n")
     flipped = learner(redefined + edited(STEP, ("-= lr", "+= lr")), "step")
     assert "moved up the gradient" in failure(check_step, flipped)
     check_step(learner(redefined + STEP, "step"))
@@ -166,7 +167,7 @@ def test_only_an_engine_mlp_of_two_inputs_and_one_output_is_measured():
 
 
 def test_the_checks_moons_are_the_pages():
-    points, labels = moons(4, 0.0, random.Random(0))
+    points, labels = make_moons(4, 0.0, random.Random(0))
     assert labels == [1, -1, 1, -1]
     assert all(abs((x - 1) ** 2 + (y - 0.5) ** 2 - 1) < 1e-9
                for (x, y), label in zip(points, labels, strict=True) if label == 1)
