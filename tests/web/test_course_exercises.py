@@ -62,9 +62,10 @@ def dedented(text: str) -> str:
     return textwrap.dedent(text).strip("\n") + "\n"
 
 
-def course_exercises() -> dict[str, Exercise]:
+def page_exercises(page: str) -> dict[str, Exercise]:
+    """The exercises of one of the site's pages (course.html, train.html), by id."""
     parser = CourseExercises()
-    parser.feed((build.SITE / "course.html").read_text(encoding="utf-8"))
+    parser.feed((build.SITE / page).read_text(encoding="utf-8"))
     return {
         id_: Exercise(dedented(found["code"]), [dedented(c) for c in found["check"]],
                       [h.strip() for h in found["hint"]], dedented(found["solution"][0]))
@@ -72,7 +73,7 @@ def course_exercises() -> dict[str, Exercise]:
     }
 
 
-EXERCISES = course_exercises()
+EXERCISES = page_exercises("course.html")
 BACKWARD = EXERCISES["write-backward"].solution
 MISSING_PLUS_EQUALS = BACKWARD.replace("].grad +=", "].grad =")
 WRONG_ORDER = BACKWARD.replace("in reversed(order)", "in order")

@@ -7,22 +7,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-import build
-from tests.web.test_course_exercises import CourseExercises, Exercise, dedented, verdict
+from tests.web.test_course_exercises import page_exercises, verdict
 from tests.web.test_exercises import Exercise as ExerciseAt
 
-
-def train_exercises() -> dict[str, Exercise]:
-    parser = CourseExercises()
-    parser.feed((build.SITE / "train.html").read_text(encoding="utf-8"))
-    return {
-        id_: Exercise(dedented(found["code"]), [dedented(c) for c in found["check"]],
-                      [h.strip() for h in found["hint"]], dedented(found["solution"][0]))
-        for id_, found in parser.found.items() if found["check"]
-    }
-
-
-EXERCISES = train_exercises()
+EXERCISES = page_exercises("train.html")
 STEP = EXERCISES["write-step"]
 MOVE = "g.nodes[p].data -= lr * g.nodes[p].grad\n"
 UP_THE_GRADIENT = STEP.solution.replace(MOVE, MOVE.replace("-=", "+="))
