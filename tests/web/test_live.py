@@ -98,6 +98,23 @@ def test_a_minus_before_a_number_is_its_sign(playground):
     assert "MakeValue(g, 0.1," in playground.code
 
 
+def test_a_step_finds_its_number_where_the_background_parse_has_not_reached(playground):
+    # A code longer than one slice of parsing: the key comes in the same task as the
+    # edit, before the background parse could reach the number at the end.
+    code = "x = 0\n" * 2_000 + "y = 2.0\n"
+    playground.element.evaluate(
+        """(el, code) => {
+          const view = el.view;
+          view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code },
+                          selection: { anchor: code.length - 2 } });
+          view.contentDOM.dispatchEvent(new KeyboardEvent("keydown",
+            { key: "ArrowUp", code: "ArrowUp", keyCode: 38, altKey: true, bubbles: true, cancelable: true }));
+        }""",
+        code,
+    )
+    assert playground.code.endswith("x = 0\ny = 2.1\n")
+
+
 def test_numbers_in_names_strings_and_comments_are_not_draggable(playground):
     playground.code = "x2 = 3  # 4\ns = '5'\n"
     marked = playground.element.locator(".cm-content .cm-scrub").all_inner_texts()
