@@ -75,7 +75,8 @@ def chain_rule(data: list[Any], kinds: list[Any], firsts: list[Any], seconds: li
     One sweep down from `root` (the tape is append-only, so users come after their
     operands): each node the root needs adds its grad times its local derivative to its
     operands'. The ops are tested in order of how often models use them, each arm beside
-    its derivative, so there is no call per node. A node the root does not need keeps
+    its derivative, so there is no call per node; each sum is written out
+    (`grads[a] = grads[a] + ...`), which takes three bytecodes fewer than `+=`. A node the root does not need keeps
     UNREACHED, a 0.0 of its own: any sum makes a new float, so `is` tells the nodes that
     got a term (and so are needed, even where the term is 0.0) from the others.
     """
@@ -92,15 +93,15 @@ def chain_rule(data: list[Any], kinds: list[Any], firsts: list[Any], seconds: li
             b = seconds[i]
             if a >= i or b >= i:
                 break
-            grads[a] += grad * data[b]  # d(a*b)/da = b
-            grads[b] += grad * data[a]  # d(a*b)/db = a
+            grads[a] = grads[a] + grad * data[b]  # d(a*b)/da = b
+            grads[b] = grads[b] + grad * data[a]  # d(a*b)/db = a
         elif kind is Add:
             a = firsts[i]
             b = seconds[i]
             if a >= i or b >= i:
                 break
-            grads[a] += grad  # d(a+b)/da = 1
-            grads[b] += grad  # d(a+b)/db = 1
+            grads[a] = grads[a] + grad  # d(a+b)/da = 1
+            grads[b] = grads[b] + grad  # d(a+b)/db = 1
         elif kind is None:
             continue
         elif kind is Relu:
@@ -108,58 +109,58 @@ def chain_rule(data: list[Any], kinds: list[Any], firsts: list[Any], seconds: li
             if a >= i:
                 break
             # d(relu a)/da = 1 if a > 0 else 0; nan passes (as torch)
-            grads[a] += grad if not data[i] <= 0 else 0.0
+            grads[a] = grads[a] + (grad if not data[i] <= 0 else 0.0)
         elif kind is Tanh:
             a = firsts[i]
             if a >= i:
                 break
             t = data[i]
-            grads[a] += grad * (1.0 - t * t)  # d(tanh a)/da = 1 - tanh(a)**2
+            grads[a] = grads[a] + grad * (1.0 - t * t)  # d(tanh a)/da = 1 - tanh(a)**2
         elif kind is Sub:
             a = firsts[i]
             b = seconds[i]
             if a >= i or b >= i:
                 break
-            grads[a] += grad  # d(a-b)/da = 1
-            grads[b] -= grad  # d(a-b)/db = -1
+            grads[a] = grads[a] + grad  # d(a-b)/da = 1
+            grads[b] = grads[b] - grad  # d(a-b)/db = -1
         elif kind is Pow:
             a = firsts[i]
             if a >= i:
                 break
             k = seconds[i]
             # k * a**(k-1); a**0 is constant: grad 0 for every a, 0 and nan included (as torch)
-            grads[a] += grad * (k * ieee_pow(data[a], k - 1)) if k != 0 else 0.0
+            grads[a] = grads[a] + (grad * (k * ieee_pow(data[a], k - 1)) if k != 0 else 0.0)
         elif kind is Sigmoid:
             a = firsts[i]
             if a >= i:
                 break
             s = data[i]
-            grads[a] += grad * (1.0 - s) * s  # d(σ(a))/da = σ(a) * (1 - σ(a))
+            grads[a] = grads[a] + grad * (1.0 - s) * s  # d(σ(a))/da = σ(a) * (1 - σ(a))
         elif kind is Exp:
             a = firsts[i]
             if a >= i:
                 break
-            grads[a] += grad * data[i]  # d(e**a)/da = e**a = out
+            grads[a] = grads[a] + grad * data[i]  # d(e**a)/da = e**a = out
         elif kind is Neg:
             a = firsts[i]
             if a >= i:
                 break
-            grads[a] -= grad  # d(-a)/da = -1
+            grads[a] = grads[a] - grad  # d(-a)/da = -1
         elif kind is Div:
             a = firsts[i]
             b = seconds[i]
             if a >= i or b >= i:
                 break
             y = data[b]
-            grads[a] += ieee_div(grad, y)  # d(a/b)/da = 1/b
+            grads[a] = grads[a] + ieee_div(grad, y)  # d(a/b)/da = 1/b
             # d(a/b)/db = -a/b² = -out/b, as torch orders it: out/b first, so a grad that
             # underflowed to 0 times an out/b that overflowed is nan, not a silent 0.0
-            grads[b] -= grad * ieee_div(data[i], y)
+            grads[b] = grads[b] - grad * ieee_div(data[i], y)
         elif kind is Log:
             a = firsts[i]
             if a >= i:
                 break
-            grads[a] += ieee_div(grad, data[a])  # d(log a)/da = 1/a
+            grads[a] = grads[a] + ieee_div(grad, data[a])  # d(log a)/da = 1/a
         else:  # Opaque: some other object as op
             break
     else:

@@ -65,14 +65,19 @@ def note_line(g: Any, index: int, count: int = 1) -> None:
     line = _line
     if line is None:
         line = next(_walker, None)  # None too once a Stop ended the generator mid-run
+        if line is None:
+            return
         if _told:  # good until sys.monitoring tells of another line
             _line = line
-    lines = getattr(g, "lines", None)
-    if line is not None and isinstance(lines, dict):
+    try:  # read as an attribute, not with getattr(): this runs once a node
+        noted = g.lines
+    except AttributeError:
+        return
+    if isinstance(noted, dict):  # the learner's to replace: with a list, nothing is noted
         if count == 1:  # an op's one node
-            lines[index] = line
+            noted[index] = line
         else:
-            lines.update(dict.fromkeys(range(index, index + count), line))
+            noted.update(dict.fromkeys(range(index, index + count), line))
 
 
 def _learner_lines() -> Iterator[int | None]:
