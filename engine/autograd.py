@@ -76,9 +76,10 @@ def chain_rule(data: list[Any], kinds: list[Any], firsts: list[Any], seconds: li
     operands): each node the root needs adds its grad times its local derivative to its
     operands'. The ops are tested in order of how often models use them, each arm beside
     its derivative, so there is no call per node; each sum is written out
-    (`grads[a] = grads[a] + ...`), which takes three bytecodes fewer than `+=`. A node the root does not need keeps
-    UNREACHED, a 0.0 of its own: any sum makes a new float, so `is` tells the nodes that
-    got a term (and so are needed, even where the term is 0.0) from the others.
+    (`grads[a] = grads[a] + ...`), which takes three bytecodes fewer than `+=`. A node
+    the root does not need keeps UNREACHED, a 0.0 of its own: any sum makes a new float,
+    so `is` tells the nodes that got a term (and so are needed, even where the term is
+    0.0) from the others.
     """
     unreached = UNREACHED
     grads = [unreached] * len(data)

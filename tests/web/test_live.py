@@ -107,8 +107,8 @@ def test_a_step_finds_its_number_where_the_background_parse_has_not_reached(play
           const view = el.view;
           view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code },
                           selection: { anchor: code.length - 2 } });
-          view.contentDOM.dispatchEvent(new KeyboardEvent("keydown",
-            { key: "ArrowUp", code: "ArrowUp", keyCode: 38, altKey: true, bubbles: true, cancelable: true }));
+          view.contentDOM.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowUp",
+            code: "ArrowUp", keyCode: 38, altKey: true, bubbles: true, cancelable: true }));
         }""",
         code,
     )
