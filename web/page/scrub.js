@@ -54,12 +54,15 @@ export function stepped(literal, steps) {
   return (units < 0 ? "-" : "") + text + (float && decimals === 0 ? "." : "");
 }
 
-/** Replace `range` (where the literal is now) by `literal`'s value `steps` steps on;
- *  where the literal is then. */
-function setSteps(view, range, literal, steps, spec = {}) {
+/** Replace `range` (where the literal is now) by `literal`'s value `steps` steps on, in
+ *  one transaction with `spec` (and, with `cursorAfter`, the cursor put after it); where
+ *  the literal is then. */
+function setSteps(view, range, literal, steps, spec = {}, cursorAfter = false) {
   const insert = stepped(literal, steps);
-  view.dispatch({ changes: { from: range.from, to: range.to, insert }, userEvent: "input.scrub", ...spec });
-  return { from: range.from, to: range.from + insert.length };
+  const to = range.from + insert.length;
+  const selection = cursorAfter ? { selection: { anchor: to } } : {};
+  view.dispatch({ changes: { from: range.from, to: range.to, insert }, userEvent: "input.scrub", ...selection, ...spec });
+  return { from: range.from, to };
 }
 
 /** Alt+↑ / Alt+↓ on a literal; elsewhere CodeMirror's own (move the line). */
@@ -68,8 +71,7 @@ function stepKey(steps) {
     if (view.state.readOnly) return false;
     const literal = literalAt(view.state, view.state.selection.main.head);
     if (!literal) return false;
-    const { to } = setSteps(view, literal, literal, steps, { annotations: isolateHistory.of("full") });
-    view.dispatch({ selection: { anchor: to } });
+    setSteps(view, literal, literal, steps, { annotations: isolateHistory.of("full") }, true);
     return true;
   };
 }

@@ -95,6 +95,8 @@ class Pristine:
             if in_packages(name, *RUNNER_USES):
                 self._note_module(module)
         self.first = [(s.mapping, dict(s.mapping)) for s in self.namespaces if s.owner is None]
+        # A container two modules share (`from .graph import VARIANTS`) is checked once.
+        self.containers = list({id(c): (c, saved) for c, saved in self.containers}.values())
         self._index()
 
     def _index(self) -> None:
@@ -112,7 +114,7 @@ class Pristine:
         elif type(value) is FunctionType and value.__module__ == home:
             self.functions.append(value)
             self.containers.append((value.__dict__, value.__dict__.copy()))
-        elif type(value) in (list, dict, set):
+        elif type(value) in (list, dict, set) and value is not vars(builtins):  # saved whole
             self.containers.append((value, value.copy()))
 
     def _note_module(self, module: ModuleType) -> None:
