@@ -9,24 +9,20 @@ node that disagrees, the graph it happened on) and never shows the checking code
 
 from __future__ import annotations
 
-import linecache
 import math
-import os
-import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from .autograd import Backward, EnginesOwnError, TopoSort
+from .check_words import exception_text, function_name, learner_line, short
 from .exercise_graphs import FORWARD, ExerciseGraph, exercise_graphs
 from .graph import Graph, MakeValue
 from .inspect import is_graph_like
 from .ops import Add, Mul, Tanh
 
 CHAPTER_OPS = (Mul, Add, Tanh)
-ENGINE_DIR = os.path.dirname(os.path.abspath(__file__))
-REPR_CHARS = 80
 
 
 def check_grads(
@@ -44,7 +40,7 @@ def check_grads(
     which is where a backward pass first went wrong: "node 4, Mul(2, 3): your a.grad
     (node 2) is 0.5, expected -1.5", with the code that builds the graph.
     """
-    name = _function_name(backward, "check_grads", "backward")
+    name = function_name(backward, "check_grads", "backward")
     tries = exercise_graphs(ops, graphs, seed)
     for number, graph in enumerate(tries, 1):
         g = graph.build()
@@ -75,7 +71,7 @@ def check_topo_sort(
     """Run `topo_sort(g, root)` on `graphs` small graphs and check that it returns a list
     of exactly the nodes the root depends on (itself included), each after its operands.
     Any such order passes, not only the engine's."""
-    name = _function_name(topo_sort, "check_topo_sort", "topo_sort")
+    name = function_name(topo_sort, "check_topo_sort", "topo_sort")
     tries = exercise_graphs(ops, graphs, seed)
     for number, graph in enumerate(tries, 1):
         g = graph.build()
@@ -96,7 +92,7 @@ def check_graph(
     if not is_graph_like(g):
         raise AssertionError(
             f"expected a Graph (with a list of nodes that have data, grad and op), "
-            f"got {_short(g)} (type {type(g).__name__})"
+            f"got {short(g)} (type {type(g).__name__})"
         )
     nodes = g.nodes
     if expect_nodes is not None and len(nodes) != expect_nodes:
@@ -132,7 +128,7 @@ def _grad_problem(theirs: Graph, ours: Graph, root: int, returned: Any, name: st
         return ""
     if all(type(m) in (int, float) and m == 0 for m in mine):
         note = "" if returned is None else (
-            f" (it returned {_short(returned)}, but grads belong on the nodes: "
+            f" (it returned {short(returned)}, but grads belong on the nodes: "
             f"g.nodes[i].grad)")
         return (f"your {name} left every grad at 0{note}: it should set the root's grad "
                 f"to 1, then pass grads back from each node to its operands")
@@ -198,14 +194,14 @@ def _order_problem(returned: Any, g: Graph, root: int, name: str) -> str:
     """What is wrong with the learner's topological order; '' if nothing."""
     if not isinstance(returned, (list, tuple)):
         hint = " (did you forget to return it?)" if returned is None else ""
-        return (f"your {name} returned {_short(returned)}, not a list of node indices"
+        return (f"your {name} returned {short(returned)}, not a list of node indices"
                 f"{hint}")
-    said = f"your {name} returned {_short(returned)}"
+    said = f"your {name} returned {short(returned)}"
     needed = TopoSort(g, root)
     seen: set[int] = set()
     for item in returned:
         if type(item) is not int:
-            return f"{said}: {_short(item)} is not a node index (an int)"
+            return f"{said}: {short(item)} is not a node index (an int)"
         if item in seen:
             return f"{said}: node {item} is in it twice"
         if not 0 <= item < len(g.nodes):
@@ -262,24 +258,11 @@ def _call(
             f"is compared with: write the rules yourself") from None
     except Exception as exc:
         raise AssertionError(
-            f"your {name} raised {_exception(exc)}{_learner_line(exc)}\n"
+            f"your {name} raised {exception_text(exc)}{learner_line(exc)}\n"
             f"{_on(graph, number, count, name)}"
         ) from exc
 
 
-def _learner_line(exc: BaseException) -> str:
-    """', at line 12: <its code>' for the innermost frame outside the engine."""
-    found = None
-    for frame, lineno in traceback.walk_tb(exc.__traceback__):
-        filename = frame.f_code.co_filename
-        if os.path.dirname(os.path.abspath(filename)) != ENGINE_DIR:
-            found = filename, lineno
-    if found is None:
-        return ""
-    filename, lineno = found
-    where = "" if filename.startswith("<") else f" of {os.path.basename(filename)}"
-    source = linecache.getline(filename, lineno).strip()
-    return f", at line {lineno}{where}" + (f": {source}" if source else "")
 
 
 def _on(graph: ExerciseGraph, number: int, count: int, name: str) -> str:
@@ -287,14 +270,6 @@ def _on(graph: ExerciseGraph, number: int, count: int, name: str) -> str:
     return f"That was on graph {number} of {count}, which this code builds:\n    {code}"
 
 
-def _function_name(fn: Any, check: str, default: str) -> str:
-    if not callable(fn):
-        raise AssertionError(
-            f"{check} needs your function {default}(g, root), got {_short(fn)} "
-            f"(type {type(fn).__name__}), not a function"
-        )
-    name = getattr(fn, "__name__", None)
-    return name if isinstance(name, str) and name.isidentifier() else default
 
 
 def _node(g: Graph, i: int) -> str:
@@ -306,8 +281,8 @@ def _op_text(op: Any) -> str:
     if op is None:
         return "leaf"
     if isinstance(op, tuple) and hasattr(op, "_fields"):
-        return f"{type(op).__name__}({', '.join(_short(x) for x in op)})"
-    return _short(op)
+        return f"{type(op).__name__}({', '.join(short(x) for x in op)})"
+    return short(op)
 
 
 def _names(kinds: list[str]) -> str:
@@ -326,25 +301,11 @@ def _number(x: float) -> str:
 def _numbers(mine: Any, expected: float) -> tuple[str, str]:
     """Both numbers short, unless that would make them look alike."""
     if type(mine) not in (int, float):
-        return f"{_short(mine)} (not a number)", _number(expected)
+        return f"{short(mine)} (not a number)", _number(expected)
     if _number(mine) == _number(expected):
         return repr(mine), repr(expected)
     return _number(mine), _number(expected)
 
 
-def _short(x: Any) -> str:
-    """repr(x), clipped; a learner's object may fail to be shown."""
-    try:
-        text = repr(x)
-    except Exception as exc:
-        return f"<{type(x).__name__} that cannot be shown: {type(exc).__name__}>"
-    return text if len(text) <= REPR_CHARS else text[: REPR_CHARS - 1] + "…"
 
 
-def _exception(exc: BaseException) -> str:
-    try:
-        text = str(exc)
-    except Exception:
-        text = ""
-    text = text if len(text) <= 300 else text[:299] + "…"
-    return type(exc).__name__ + (f": {text}" if text else "")

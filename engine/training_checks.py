@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .autograd import Backward
-from .checks import _exception, _function_name, _learner_line, _short
+from .check_words import exception_text, function_name, learner_line, short
 from .datasets import make_moons
 from .graph import Graph, MakeValue
 from .handle import Handle
@@ -45,7 +45,7 @@ def check_step(step: Callable[[Graph, list[int], float], Any]) -> None:
     as a backward that accumulates does (micrograd's) or as grads summed over batches do:
     a step that does not zero the grads moves the parameters by both steps' grads.
     """
-    name = _function_name(step, "check_step", "step")
+    name = function_name(step, "check_step", "step")
     g = Graph()
     params = [MakeValue(g, w) for w in STEP_PARAMS]
     n_params = len(g.nodes)
@@ -86,7 +86,7 @@ def check_hinge_loss(hinge_loss: Callable[[Graph, list[int], list[int]], Any]) -
     """Call `hinge_loss(g, scores, labels)` on score nodes and labels of 1 and -1, and
     compare the loss node it returns (an index or a Handle), and the scores' grads that
     Backward finds from it, with the mean of relu(1 - label * score)."""
-    name = _function_name(hinge_loss, "check_hinge_loss", "hinge_loss")
+    name = function_name(hinge_loss, "check_hinge_loss", "hinge_loss")
     g = Graph()
     scores = [MakeValue(g, s) for s in HINGE_SCORES]
     labels = list(HINGE_LABELS)
@@ -94,7 +94,7 @@ def check_hinge_loss(hinge_loss: Callable[[Graph, list[int], list[int]], Any]) -
         returned = hinge_loss(g, list(scores), list(labels))
     except Exception as exc:
         raise AssertionError(
-            f"your {name} raised {_exception(exc)}{_learner_line(exc)}\n{_hinge_case(name)}"
+            f"your {name} raised {exception_text(exc)}{learner_line(exc)}\n{_hinge_case(name)}"
         ) from exc
     loss = _node_index(returned, g, name)
     got = g.nodes[loss].data
@@ -143,7 +143,7 @@ def check_accuracy(model: Any, at_least: float = 0.95) -> None:
             and all(type(n) is Neuron for layer in model.layers for n in layer.neurons)):
         raise AssertionError(
             f"check_accuracy needs your model, an MLP from engine.nn (MLP(g, 2, [..., 1])), "
-            f"got {_short(model)} (type {type(model).__name__})")
+            f"got {short(model)} (type {type(model).__name__})")
     inputs = len(model.layers[0].neurons[0].w)
     outputs = len(model.layers[-1].neurons)
     if (inputs, outputs) != (2, 1):
@@ -183,7 +183,7 @@ def _step(step: Callable, name: str, g: Graph, params: list[int], number: int) -
         step(g, list(params), STEP_LR)
     except Exception as exc:
         raise AssertionError(
-            f"your {name} raised {_exception(exc)}{_learner_line(exc)}, on step {number} "
+            f"your {name} raised {exception_text(exc)}{learner_line(exc)}, on step {number} "
             f"of 2 (params {params}, lr {STEP_LR})") from exc
 
 
@@ -216,7 +216,7 @@ def _node_index(returned: Any, g: Graph, name: str) -> int:
     if type(returned) is not int or not 0 <= returned < len(g.nodes):
         hint = " (did you forget to return it?)" if returned is None else ""
         raise AssertionError(
-            f"your {name} returned {_short(returned)}, not the loss node of g (its index, "
+            f"your {name} returned {short(returned)}, not the loss node of g (its index, "
             f"or a Handle){hint}")
     return returned
 
@@ -235,7 +235,7 @@ def _close(x: Any, y: float) -> bool:
 
 
 def _number(x: Any) -> str:
-    return f"{x:.6g}" if type(x) in (int, float) else _short(x)
+    return f"{x:.6g}" if type(x) in (int, float) else short(x)
 
 
 def _floats(xs: list[float]) -> str:
