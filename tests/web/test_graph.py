@@ -86,6 +86,33 @@ def test_the_picture_of_the_chapters_graph_has_its_6_value_nodes_3_ops_and_their
     assert ops == ["Mul", "Add", "Tanh"]
 
 
+def layouts_answered(playground) -> int:
+    """How many layouts the layout worker has sent back since counting_layouts()."""
+    worker = next(w for w in playground.page.workers if w.url.endswith("/layout-worker.js"))
+    return worker.evaluate("() => self.layoutsAnswered")
+
+
+def counting_layouts(playground) -> None:
+    worker = next(w for w in playground.page.workers if w.url.endswith("/layout-worker.js"))
+    worker.evaluate("""() => {
+      self.layoutsAnswered = 0;
+      const post = self.postMessage.bind(self);
+      self.postMessage = (...args) => { self.layoutsAnswered += 1; post(...args); };
+    }""")
+
+
+def test_a_number_edited_to_one_of_its_length_keeps_the_layout(playground):
+    code = without_backward(playground.code)
+    run_and_draw(playground, code)
+    counting_layouts(playground)
+    run_and_draw(playground, code.replace("10.0", "10.5"))  # every box as wide as before
+    assert layouts_answered(playground) == 0
+    assert box(playground, 2).locator("text").all_text_contents()[2] == "data 10.5"
+    run_and_draw(playground, code.replace("10.0", "123456.0"))  # a wider box: laid out
+    assert layouts_answered(playground) == 1
+    assert box(playground, 2).locator("text").all_text_contents()[2] == "data 123456.0"
+
+
 def test_a_graph_of_the_learners_own_classes_is_pictured_too(playground):
     run_and_draw(playground, (PROGRAMS / "class_graph.py").read_text(encoding="utf-8"))
     assert boxes(playground).count() == 4

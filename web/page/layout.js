@@ -1,7 +1,9 @@
 // Ask the layout worker to lay out a graph. The worker starts on the first
 // request (so Graphviz is fetched only once there is a graph to draw), and
 // is terminated, to be started afresh next time, when a layout fails or
-// takes longer than its deadline.
+// takes longer than its deadline. The last few layouts are kept: a re-run,
+// or a live edit of a number, mostly draws a graph of the same shape and
+// sizes again, and then takes no CPU from the next run.
 
 import { moduleWorker } from "../shared/module-worker.js";
 
@@ -11,14 +13,24 @@ let worker = null;
 let lastId = 0;
 const pending = new Map(); // id -> {resolve, reject, timer}
 
-/** Graphviz's JSON layout of a viz.js graph object; rejects on failure or after `ms`. */
+const KEPT = 16;
+const kept = new Map(); // the graph object as JSON -> its layout, oldest first
+
+/** Graphviz's JSON layout of a viz.js graph object; rejects on failure or after `ms`.
+ *  The layout is only read by its callers, so a kept one is handed out as it is. */
 export function layout(graph, ms) {
+  const key = JSON.stringify(graph);
+  if (kept.has(key)) return Promise.resolve(kept.get(key));
   worker ??= start();
   const id = ++lastId;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => restart(new Error("the layout took too long")), ms);
     pending.set(id, { resolve, reject, timer });
     worker.postMessage({ id, graph });
+  }).then((laidOut) => {
+    kept.set(key, laidOut);
+    if (kept.size > KEPT) kept.delete(kept.keys().next().value);
+    return laidOut;
   });
 }
 
