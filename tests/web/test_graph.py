@@ -86,15 +86,17 @@ def test_the_picture_of_the_chapters_graph_has_its_6_value_nodes_3_ops_and_their
     assert ops == ["Mul", "Add", "Tanh"]
 
 
+def layout_worker(playground):
+    return next(w for w in playground.page.workers if w.url.endswith("/layout-worker.js"))
+
+
 def layouts_answered(playground) -> int:
     """How many layouts the layout worker has sent back since counting_layouts()."""
-    worker = next(w for w in playground.page.workers if w.url.endswith("/layout-worker.js"))
-    return worker.evaluate("() => self.layoutsAnswered")
+    return layout_worker(playground).evaluate("() => self.layoutsAnswered")
 
 
 def counting_layouts(playground) -> None:
-    worker = next(w for w in playground.page.workers if w.url.endswith("/layout-worker.js"))
-    worker.evaluate("""() => {
+    layout_worker(playground).evaluate("""() => {
       self.layoutsAnswered = 0;
       const post = self.postMessage.bind(self);
       self.postMessage = (...args) => { self.layoutsAnswered += 1; post(...args); };
