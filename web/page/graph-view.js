@@ -31,10 +31,6 @@ const SVG = "http://www.w3.org/2000/svg";
 const POINTS = 72; // Graphviz sizes are in inches, positions in points
 const CHAR_PT = 7.25; // 12px monospace (0.6em), a little over, so no text overflows its box
 const LINE_PT = 16;
-// Box widths go in steps of this many characters: a number edited to one of about its
-// length (a drag, a live edit) keeps its box, so the picture holds still, and its
-// layout is laid out once (layout.js keeps the last few).
-const WIDTH_STEP_CHARS = 4;
 const GLYPHS = { pos: "▲ ", neg: "▼ " };
 const MAX_CHARS = 32; // of a name in a box; the table and the box's tooltip have it whole
 const KEYS_HELP =
@@ -359,8 +355,7 @@ function graphObject(t, nodes, rankdir) {
   const edges = [];
   for (const i of [...nodes].sort((a, b) => a - b)) {
     const lines = valueLines(t, i, t.grad[i]);
-    const chars = Math.ceil(Math.max(...lines.map((l) => l.length)) / WIDTH_STEP_CHARS) * WIDTH_STEP_CHARS;
-    const width = chars * CHAR_PT + 16;
+    const width = Math.max(...lines.map((l) => l.length)) * CHAR_PT + 16;
     gvNodes.push({ name: `v${i}`, attributes: { shape: "box", width: inches(width), height: inches(3 * LINE_PT + 8) } });
     if (isLeaf(t.op[i])) continue;
     gvNodes.push({ name: `op${i}`, attributes: { shape: "ellipse", width: inches(opName(t, i).length * CHAR_PT + 22), height: inches(24) } });
