@@ -77,10 +77,14 @@ TOOL_VENVS = BUILD / "authoring"
 # This project's documentation: its MkDocs config, and where its site is built.
 DOCS_CONFIG = ROOT / "mkdocs.yml"
 DOCS_SITE = BUILD / "docs-site"
+# The docs' page for learners, which the site carries too (learner_guide()).
+LEARNER_GUIDE = ROOT / "docs" / "learners.md"
 # What of dist/ the authors' wheel leaves out: source maps, and the site's own pages (the
-# full-page playground, the chapter, the benchmark page) with their theme switch, which
-# no course page embeds. embed.js, embed.html and what they load stay.
-NOT_IN_WHEEL = ["*.map", "index.html", "course.html", "bare.html", "page-theme.js"]
+# full-page playground, the chapter, the benchmark page, the learner guide and its
+# pictures) with their theme switch, which no course page embeds. embed.js, embed.html
+# and what they load stay.
+NOT_IN_WHEEL = ["*.map", "index.html", "course.html", "bare.html", "learners.html", "guide",
+                "page-theme.js"]
 VENV = ROOT / ".venv"
 # How the tests and benchmarks start Chromium.
 CHROMIUM_ARGS = chromium.CHROMIUM_ARGS
@@ -402,7 +406,7 @@ def build_id() -> str:
     carry it, so that a page open while a new build is deployed never runs with the new
     worker, nor hands it what the old one had."""
     digest = hashlib.sha256()
-    sources = [*ROOT.joinpath("engine").rglob("*.py"),
+    sources = [*ROOT.joinpath("engine").rglob("*.py"), LEARNER_GUIDE,
                *(p for p in WEB.rglob("*") if p.is_file() and "node_modules" not in p.parts)]
     for path in sorted(sources):
         digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
@@ -476,6 +480,12 @@ def make_snapshot(engine: Path) -> None:
     write_site_json(manifest)
 
 
+def learner_guide() -> None:
+    """learners.html, the guide the full page links to, from the docs' own page: the built
+    site explains itself offline."""
+    run(need("node", "nodejs"), TOOLS / "learner-guide.mjs", LEARNER_GUIDE, DIST)
+
+
 def add_sizes() -> None:
     """Give site.json the size of each file Python's start may download, by its path in
     dist/: the worker counts the bytes that arrive towards them, for the page's progress
@@ -498,6 +508,7 @@ def build() -> None:
     copy_site(engine, micropip)
     make_snapshot(engine)
     add_sizes()
+    learner_guide()
     print(f"built {DIST}")
 
 

@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import build
 from autograd_playground.element import ATTRIBUTES
@@ -93,12 +94,22 @@ def do_the_exercise(page: Page, id_: str) -> dict:
     and how many pieces of code it shows."""
     element = page.locator(f"#{id_}")
     element.evaluate("el => el.addEventListener('check-end', (e) => (el.lastCheck = e.detail))")
+    console: list[str] = []
+    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
 
     def run() -> dict:
         element.evaluate("el => (el.lastCheck = null)")
         element.get_by_role("button", name="Run", exact=True).click()
-        page.wait_for_function("id => document.getElementById(id).lastCheck !== null",
-                               arg=id_, timeout=BOOT_MS + RUN_MS)
+        try:
+            page.wait_for_function("id => document.getElementById(id).lastCheck !== null",
+                                   arg=id_, timeout=BOOT_MS + RUN_MS)
+        except PlaywrightTimeoutError:
+            seen = element.evaluate(
+                "el => ({state: el.dataset.state, status: el.shadowRoot.querySelector("
+                "'.status')?.textContent, output: el.shadowRoot.querySelector('.output')"
+                "?.textContent})")
+            raise AssertionError(
+                f"#{id_} never ended its check: {seen}, console {console}") from None
         return element.evaluate(
             "el => ({check: el.dataset.check, messages: el.lastCheck.messages})")
 

@@ -38,8 +38,10 @@ def files(folder: Path) -> list[str]:
 
 
 def in_wheel(name: str) -> bool:
-    """Whether a file of dist/ goes into the authors' wheel."""
-    return not any(fnmatch.fnmatch(Path(name).name, pattern) for pattern in build.NOT_IN_WHEEL)
+    """Whether a file of dist/ goes into the authors' wheel: none of its path's parts is
+    left out (shutil.ignore_patterns matches each folder's and file's name)."""
+    return not any(fnmatch.fnmatch(part, pattern)
+                   for part in Path(name).parts for pattern in build.NOT_IN_WHEEL)
 
 
 def engine_wheel() -> Path:
@@ -60,8 +62,10 @@ def test_the_wheel_leaves_out_source_maps_and_the_sites_own_pages():
                       for name in wheel.namelist()
                       if name.startswith("autograd_playground/site/"))
     assert not [name for name in site if name.endswith(".map")]
-    for left_out in ("index.html", "course.html", "bare.html", "page-theme.js"):
+    for left_out in ("index.html", "course.html", "bare.html", "learners.html",
+                     "page-theme.js"):
         assert left_out not in site
+    assert not [name for name in site if name.startswith("guide/")]
     for embedding_needs in ("embed.js", "embed.css", "embed.html", "served-only.js",
                             "worker.js", "site.json", "service-worker.js"):
         assert embedding_needs in site
