@@ -28,6 +28,14 @@ ATTACKS = {
         "import engine\ndel engine.Graph.copy\nengine.Graph.copy_ = 1\n",
         "from engine import Graph\nprint(hasattr(Graph, 'copy'), hasattr(Graph, 'copy_'))\n",
         "True False\n"),
+    "a name added to an engine module": (
+        "import engine, engine.graph\nengine.extra = 1\nengine.graph.helper = print\n",
+        "import engine, engine.graph\nprint(hasattr(engine, 'extra'), "
+        "hasattr(engine.graph, 'helper'))\n", "False False\n"),
+    "a container's member swapped, its length the same": (
+        "import engine.graph\nvariants = engine.graph.VARIANTS\n"
+        "variants.discard(next(iter(variants)))\nvariants.add(int)\n",
+        "import engine.graph\nprint(int in engine.graph.VARIANTS)\n", "False\n"),
     "engine function": ("import engine\nengine.Backward = lambda g, r: None\n"
                         "engine.autograd.Backward = lambda g, r: None\n",
                         CHAPTER, "<Graph with 2 nodes> 4.0\n"),

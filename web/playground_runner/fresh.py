@@ -23,7 +23,7 @@ import os
 import pkgutil
 import signal
 import sys
-from itertools import repeat
+from itertools import chain, repeat
 from operator import attrgetter, is_, itemgetter
 from types import FunctionType, ModuleType
 
@@ -100,9 +100,20 @@ class Pristine:
         self._index()
 
     def _index(self) -> None:
-        self.function_parts = [tuple(map(attrgetter(part), self.functions))
-                               for part in FUNCTION_PARTS]
+        self.parts_of = attrgetter(*FUNCTION_PARTS)
+        self.function_parts = tuple(chain.from_iterable(map(self.parts_of, self.functions)))
         self.all_namespaces = Snapshots(self.namespaces)
+        # Once restore() has put back the names of the `first` namespaces, they can differ
+        # from those saved only by names added: their lengths tell.
+        first = {id(namespace) for namespace, _ in self.first}
+        self.first_namespaces = [namespace for namespace, _ in self.first]
+        self.first_lengths = list(map(len, self.first_namespaces))
+        self.after_first = Snapshots([s for s in self.namespaces if id(s.mapping) not in first])
+        # Most containers are functions' empty __dict__s: their lengths, read in C, tell
+        # whether they changed; the few that hold something are compared whole.
+        self.held = [container for container, _ in self.containers]
+        self.held_lengths = list(map(len, self.held))
+        self.filled = [(container, saved) for container, saved in self.containers if saved]
 
     def _note(self, value: object, home: str) -> None:
         """Save the parts of a module's value that code can change in place."""
@@ -127,8 +138,8 @@ class Pristine:
 
     def changed(self) -> str | None:
         """The first module or class whose names differ from those saved, or None."""
-        if not self.all_namespaces.changed() and not self._functions_changed() and all(
-                container == saved for container, saved in self.containers):
+        if (not self.all_namespaces.changed() and not self._functions_changed()
+                and not self._containers_changed()):
             return None
         for namespace in self.namespaces:
             if namespace.changed():
@@ -137,9 +148,13 @@ class Pristine:
                         else str(namespace.mapping.get("__name__", "a module")))
         return "a function or list of the engine or the playground"
 
+    def _containers_changed(self) -> bool:
+        return (list(map(len, self.held)) != self.held_lengths
+                or not all(container == saved for container, saved in self.filled))
+
     def _functions_changed(self) -> bool:
-        return not all(all(map(is_, map(attrgetter(part), self.functions), saved))
-                       for part, saved in zip(FUNCTION_PARTS, self.function_parts, strict=True))
+        now = chain.from_iterable(map(self.parts_of, self.functions))
+        return not all(map(is_, now, self.function_parts))
 
     def restore(self) -> None:
         # First the names this code runs on (builtins, the modules' globals), with no
@@ -148,15 +163,20 @@ class Pristine:
             namespace.update(saved)
         if self.modules.changed(sys.modules):
             sys.modules.update(zip(self.modules.keys, self.modules.values, strict=True))
-        if self.all_namespaces.changed():
+        if (list(map(len, self.first_namespaces)) != self.first_lengths
+                or self.after_first.changed()):
             for namespace in self.namespaces:
                 if namespace.changed():
                     namespace.put_back()
         if self._functions_changed():
-            for part, saved in zip(FUNCTION_PARTS, self.function_parts, strict=True):
-                for function, value in zip(self.functions, saved, strict=True):
+            n = len(FUNCTION_PARTS)
+            for k, function in enumerate(self.functions):
+                saved = self.function_parts[k * n:(k + 1) * n]
+                for part, value in zip(FUNCTION_PARTS, saved, strict=True):
                     if getattr(function, part) is not value:
                         setattr(function, part, value)
+        if not self._containers_changed():
+            return
         for container, saved in self.containers:
             if container != saved:
                 container.clear()
