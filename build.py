@@ -483,7 +483,8 @@ def make_snapshot(engine: Path) -> None:
 def learner_guide() -> None:
     """learners.html, the guide the full page links to, from the docs' own page: the built
     site explains itself offline."""
-    run(need("node", "nodejs"), TOOLS / "learner-guide.mjs", LEARNER_GUIDE, DIST)
+    run(need("node", "nodejs"), TOOLS / "learner-guide.mjs", LEARNER_GUIDE,
+        SITE / "learners.html", DIST)
 
 
 def add_sizes() -> None:

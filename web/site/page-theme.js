@@ -1,5 +1,5 @@
-// The theme switch of the site's own pages (index.html, course.html): light,
-// dark, or the system's, kept in localStorage. It sets the root's
+// The theme switch of the site's own pages (the playground, the course, training,
+// the learner guide): light, dark, or the system's, kept in localStorage. It sets the root's
 // color-scheme, which the page's colours and its playgrounds (host-theme.js)
 // follow; "system" leaves it to the page's <meta name="color-scheme">.
 //
@@ -25,8 +25,25 @@
 
   apply(kept());
 
-  document.addEventListener("DOMContentLoaded", () => {
-    const select = document.getElementById("page-theme");
+  // The switch, in the page's <p class="page-theme"></p>: a labelled select.
+  const build = (holder) => {
+    const label = Object.assign(document.createElement("label"), { htmlFor: "page-theme", textContent: "Theme" });
+    const select = Object.assign(document.createElement("select"), { id: "page-theme" });
+    for (const choice of CHOICES) {
+      const name = choice[0].toUpperCase() + choice.slice(1);
+      select.append(Object.assign(document.createElement("option"), { value: choice, textContent: name }));
+    }
+    holder.replaceChildren(label, " ", select);
+    return select;
+  };
+
+  // As soon as the page is parsed, before its module scripts run.
+  const whenParsed = (then) => document.addEventListener("readystatechange", () => {
+    if (document.readyState === "interactive") then();
+  });
+
+  whenParsed(() => {
+    const select = build(document.querySelector(".page-theme"));
     select.value = kept();
     select.addEventListener("change", () => {
       apply(select.value);
