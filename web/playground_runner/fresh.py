@@ -169,10 +169,10 @@ class Pristine:
                 if namespace.changed():
                     namespace.put_back()
         if self._functions_changed():
-            n = len(FUNCTION_PARTS)
-            for k, function in enumerate(self.functions):
-                saved = self.function_parts[k * n:(k + 1) * n]
-                for part, value in zip(FUNCTION_PARTS, saved, strict=True):
+            saved = iter(self.function_parts)  # each function's parts, in turn
+            for function in self.functions:
+                for part in FUNCTION_PARTS:
+                    value = next(saved)
                     if getattr(function, part) is not value:
                         setattr(function, part, value)
         if not self._containers_changed():

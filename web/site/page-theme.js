@@ -38,11 +38,8 @@
   };
 
   // As soon as the page is parsed, before its module scripts run.
-  const whenParsed = (then) => document.addEventListener("readystatechange", () => {
-    if (document.readyState === "interactive") then();
-  });
-
-  whenParsed(() => {
+  document.addEventListener("readystatechange", () => {
+    if (document.readyState !== "interactive") return;
     const select = build(document.querySelector(".page-theme"));
     select.value = kept();
     select.addEventListener("change", () => {

@@ -2,9 +2,9 @@
 //     node learner-guide.mjs docs/learners.md web/site/learners.html DIST
 // writes DIST/learners.html (the Markdown rendered with marked, in the page
 // frame of web/site/learners.html: its theme switch, links back to the
-// playground and the course) and copies the pictures it shows into DIST/guide/. The full page links to it,
-// so that the built site, which works offline, explains itself. A link that
-// would lead off it (another page of the docs, which the site does not carry,
+// playground and the course) and copies the pictures it shows into DIST/guide/.
+// The full page links to it, so that the built site, which works offline,
+// explains itself. A link that would lead off it (another page of the docs, which the site does not carry,
 // or the local server's address) keeps only its text.
 
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
