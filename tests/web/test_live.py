@@ -100,7 +100,9 @@ def test_a_minus_before_a_number_is_its_sign(playground):
 
 def test_a_step_finds_its_number_where_the_background_parse_has_not_reached(playground):
     # A code longer than one slice of parsing: the key comes in the same task as the
-    # edit, before the background parse could reach the number at the end.
+    # edit, before the background parse could reach the number at the end. The step may
+    # take as long as the parse up to it does, however busy the machine.
+    set_deadlines(playground.page, scrubParseMs=600_000)
     code = "x = 0\n" * 2_000 + "y = 2.0\n"
     playground.element.evaluate(
         """(el, code) => {
@@ -234,3 +236,23 @@ def test_a_step_of_a_number_re_runs_at_once_while_typing_waits_for_a_pause(playg
     assert a_data(playground) == "2.0"
     playground.page.keyboard.press("Alt+ArrowUp")  # 25.1, a whole edit: run now
     wait_for_a(playground, "25.1")
+
+
+def test_a_step_of_a_number_is_sent_to_python_once_before_the_editor_shows_it(playground):
+    assert playground.run() == "done"
+    playground.element.evaluate(
+        """el => {
+          el.sent = [];  // each run's code, and the editor's text as it was sent
+          const run = el.runtime.run.bind(el.runtime);
+          el.runtime.run = (code, ...rest) => {
+            el.sent.push([code, el.view.state.doc.toString()]);
+            return run(code, ...rest);
+          };
+        }""")
+    put_cursor_after(playground, "MakeValue(g, 2")
+    playground.page.keyboard.press("Alt+ArrowUp")
+    wait_for_a(playground, "2.1")
+    assert playground.wait_for("done") == "done"
+    [(code, shown)] = playground.element.evaluate("el => el.sent")
+    assert "MakeValue(g, 2.1," in code
+    assert "MakeValue(g, 2.0," in shown

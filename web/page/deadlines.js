@@ -34,4 +34,7 @@ export const deadlines = {
   // After Esc in the editor, how long the next Tab moves focus on instead of
   // indenting (CodeMirror's own window, 2 s).
   escapeThenTabMs: 2000,
+  // How long a step of a number (Alt+↑/↓, a drag) may parse the code up to it, where
+  // the editor's background parse has not reached it yet (a long code just pasted).
+  scrubParseMs: 1000,
 };

@@ -121,14 +121,23 @@ const nodeLine = lineMark("cm-node-line");
 
 /**
  * An editor in `parent` (inside `root`, a shadow root) holding `doc`;
- * `onChange(text, byPage)` on edits (byPage: made by setText, not the learner); `readOnly`:
- * the learner cannot edit; `dark`: CodeMirror's dark look.
+ * `onChange(text, byPage, scrubbed)` on edits (byPage: made by setText, not the learner;
+ * scrubbed: a step of a number, scrub.js); `onScrub(text)` with the code a step of a
+ * number makes, before the editor shows it, so that a live run starts while it does;
+ * `readOnly`: the learner cannot edit; `dark`: CodeMirror's dark look.
  */
-export function createEditor({ parent, root, doc, onChange, readOnly = false, dark = false }) {
+export function createEditor({ parent, root, doc, onChange, onScrub, readOnly = false, dark = false }) {
   return new EditorView({
     parent,
     root,
     doc,
+    dispatchTransactions(transactions, view) {
+      const { state } = transactions.at(-1);
+      if (state.doc !== view.state.doc && transactions.some((tr) => tr.isUserEvent("input.scrub"))) {
+        onScrub?.(state.doc.toString());
+      }
+      view.update(transactions);
+    },
     extensions: [
       basicSetup,
       python(),

@@ -11,7 +11,8 @@ import { deadlines } from "./deadlines.js";
 import { element } from "./dom.js";
 
 export class Live {
-  /** @param {() => void} rerun starts a live run of the editor's code */
+  /** @param {(code?: string) => void} rerun starts a live run of `code` (by default, the
+   *  editor's) */
   constructor(rerun) {
     this.rerun = rerun;
     this.timer = null;
@@ -19,12 +20,17 @@ export class Live {
     this.note = element("span", { className: "live-note", role: "status" });
   }
 
-  /** The learner changed the code: re-run it soon (`now`: at once), unless paused. */
-  edited(now = false) {
+  /** The learner typed: re-run the code once they pause, unless live re-runs are. */
+  edited() {
     clearTimeout(this.timer);
-    if (this.paused) return;
-    if (now) queueMicrotask(this.rerun); // after the editor's update that told of it
-    else this.timer = setTimeout(this.rerun, deadlines.liveDebounceMs);
+    if (!this.paused) this.timer = setTimeout(() => this.rerun(), deadlines.liveDebounceMs);
+  }
+
+  /** A number was stepped to make `code`: run it at once (before the editor has even
+   *  shown it: the run and the editor's update then share the wait), unless paused. */
+  stepped(code) {
+    clearTimeout(this.timer);
+    if (!this.paused) this.rerun(code);
   }
 
   /** A run started: an edit waiting to be re-run is in it. */

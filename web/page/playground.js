@@ -131,6 +131,7 @@ class AutogradPlayground extends HTMLElement {
       readOnly: this.readOnly,
       dark: this.dark,
       onChange: (text, byPage, scrubbed) => this.edited(byPage, scrubbed),
+      onScrub: (text) => this.live?.stepped(text),
     });
   }
 
@@ -167,7 +168,7 @@ class AutogradPlayground extends HTMLElement {
     this.downloadButton.hidden = true;
     this.link = element("input", { className: "link", readOnly: true, hidden: true, ariaLabel: "Share link" });
     // A live edit that leaves the code as it last ran (a drag back to where it began) is not run.
-    const rerun = () => this.code !== this.job?.code && this.run({ live: true });
+    const rerun = (code = this.code) => code !== this.job?.code && this.run({ live: true, code });
     this.live = isLive(this) && !this.readOnly ? new Live(rerun) : null;
     this.output = new OutputView();
     this.plots = new PlotsPanel();
@@ -297,12 +298,12 @@ class AutogradPlayground extends HTMLElement {
   }
 
   /** The code was edited: it is kept, a share link shown, made before, goes, and a live
-   *  playground re-runs it (not when `byPage`: set through `code`; at once when
-   *  `scrubbed`: a number's step is a whole edit, with no more keys to wait for). */
+   *  playground re-runs it (not when `byPage`: set through `code`; nor when `scrubbed`:
+   *  a number's step started its run before the editor showed it, onScrub). */
   edited(byPage, scrubbed = false) {
     this.link.hidden = true;
     this.keeper?.edited();
-    if (!byPage) this.live?.edited(scrubbed);
+    if (!byPage && !scrubbed) this.live?.edited();
   }
 
   /** Mark the line where the run failed (null: no mark), once the editor is there. */
@@ -348,10 +349,11 @@ class AutogradPlayground extends HTMLElement {
 
   /**
    * Run the editor's code; resolves with the runner's result when the run ends.
-   * `live`: a re-run after an edit (live.js). A live run in flight gives way to a
-   * newer one (where Python can be interrupted; else the newer waits) and to Run.
+   * `live`: a re-run after an edit (live.js), of `code` when the editor is yet to show
+   * it. A live run in flight gives way to a newer one (where Python can be interrupted;
+   * else the newer waits) and to Run.
    */
-  async run({ live = false } = {}) {
+  async run({ live = false, code = undefined } = {}) {
     while (this.state === "running") {
       const job = this.job;
       if (!job.replaced) {
@@ -367,20 +369,18 @@ class AutogradPlayground extends HTMLElement {
     }
     if (!live) this.live?.resume();
     this.live?.started();
-    const job = this.startRun(live);
+    const job = this.startRun(live, code ?? this.code);
     job.ended = this.finishRun(job);
     const result = await job.ended;
     if (job.rerun && !this.live?.paused && this.code !== job.code) this.run({ live: true });
     return result;
   }
 
-  /** Send the editor's code to Python; the job (see Runtime.run). */
-  startRun(live) {
+  /** Send `code` to Python; the job (see Runtime.run). */
+  startRun(live, code) {
     this.state = "running";
     this.results.classList.remove("unrun");
     this.markLine(null);
-    this.keeper?.flush();
-    const code = this.code;
     // A live run clears the output as its own comes, so that the last stays until then.
     let fresh = !live;
     if (fresh) this.output.clear();
@@ -404,6 +404,7 @@ class AutogradPlayground extends HTMLElement {
       if (!freshPlots) this.plots.clear();
     };
     this.job = job;
+    this.keeper?.flush(); // once the run is on its way: saving is on the page's time
     if (this.runtime.ready) {
       this.setStatus("running…");
     } else {

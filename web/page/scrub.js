@@ -10,11 +10,11 @@ import { isolateHistory } from "@codemirror/commands";
 import { ensureSyntaxTree, syntaxTree } from "@codemirror/language";
 import { Prec, Transaction } from "@codemirror/state";
 import { Decoration, EditorView, keymap, ViewPlugin } from "@codemirror/view";
+import { deadlines } from "./deadlines.js";
 
 const PLAIN = /^(\d+)(?:\.(\d*))?$/; // 12, 2.0, 3.: not 1e-4, 0x1f, 2j or 1_000
 const PX_PER_STEP = 4;
 const DRAG_AFTER_PX = 3; // less is a click: it places the cursor
-const PARSE_MS = 1000; // at most, to parse up to a literal the background parse has not reached
 const draggable = Decoration.mark({ class: "cm-scrub", attributes: { title: "drag sideways, or Alt+↑ / Alt+↓, to change" } });
 
 /**
@@ -24,7 +24,7 @@ const draggable = Decoration.mark({ class: "cm-scrub", attributes: { title: "dra
 export function literalAt(state, pos) {
   // The tree up to the end of pos's line: the background parse may be behind (a long
   // code, a busy machine), and a step must not fall through to moving the line.
-  const tree = ensureSyntaxTree(state, state.doc.lineAt(pos).to, PARSE_MS) ?? syntaxTree(state);
+  const tree = ensureSyntaxTree(state, state.doc.lineAt(pos).to, deadlines.scrubParseMs) ?? syntaxTree(state);
   for (const side of [1, -1]) {
     const node = tree.resolveInner(pos, side);
     if (node.name !== "Number") continue;
