@@ -58,13 +58,20 @@ def test_a_run_that_reached_in_says_so_and_the_next_runs_in_a_fresh_python(playg
     assert playground.python_starts == starts + 1
 
 
-def test_a_run_that_reached_in_nothing_does_not_restart_python(playground):
-    assert playground.run(TANH) == "done"
+PRINTS_A_TRACEBACK = ("import traceback\ntry:\n    1 / 0\nexcept ZeroDivisionError:\n"
+                      "    traceback.print_exc()\n")
+
+
+@pytest.mark.parametrize("code", [TANH, PRINTS_A_TRACEBACK], ids=["the chapter's op",
+                                                              "a traceback printed"])
+def test_a_run_that_reached_in_nothing_does_not_restart_python(playground, code):
+    assert playground.run(code) == "done"
     starts = playground.python_starts
     for _ in range(3):
-        assert playground.run(TANH) == "done"
+        assert playground.run(code) == "done"
     assert playground.python_starts == starts
     assert playground.element.locator(".status").inner_text().startswith("ran in")
+    assert ("ZeroDivisionError: division by zero" in playground.output) == (code != TANH)
 
 
 BACKWARD_FAKES = {

@@ -28,6 +28,17 @@ REACHES = {
     "a standard function's code": ("import json\n"
                                    "json.dumps.__code__ = (lambda *a, **k: '').__code__\n",
                                    "object.__setattr__ of __code__, line 2"),
+    "a frame taken while a traceback prints": (
+        "import traceback\nns = {}\n"
+        "exec(compile('def text(self):\\n    import sys\\n    sys._getframe()\\n"
+        "    return \"x\"\\n', 'elsewhere.py', 'exec'), ns)\n"
+        "class Odd(Exception):\n    __str__ = ns['text']\n\n"
+        "try:\n    raise Odd()\nexcept Odd:\n    traceback.print_exc()\n",
+        "sys._getframe, line 10"),
+    "a traceback printed by a changed traceback module": (
+        "import traceback\ntraceback.seen = []\n"
+        "try:\n    1 / 0\nexcept ZeroDivisionError:\n    traceback.print_exc()\n",
+        "object.__getattr__ of tb_frame, line 6"),
 }
 
 
@@ -63,6 +74,11 @@ ORDINARY = {
     "its own class changed": "class Neuron:\n    pass\n\nNeuron.count = 1\n"
                              "def f(x=1):\n    return x\n\nf.__defaults__ = (2,)\n",
     "an engine class changed": "import engine\nengine.Graph.extra = 1\n",
+    "a traceback printed": "import traceback\n\ndef f():\n    raise ValueError('no')\n\n"
+                           "try:\n    f()\nexcept ValueError as e:\n    traceback.print_exc()\n"
+                           "    text = traceback.format_exc()\n"
+                           "    traceback.print_exception(e)\n"
+                           "    frames = traceback.extract_tb(e.__traceback__)\n",
 }
 
 

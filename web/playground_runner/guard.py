@@ -15,19 +15,24 @@ them is refused: code gets at them only through one of the events above.
 
 An event counts only while the learner's code is on the stack (a frame compiled from
 FILENAME), so the runner's and the standard library's own uses (a traceback formatted
-after the run, a module imported) do not. The hook returns at once for every other
-event: audited calls are slow in Pyodide, which is why the engine notes each node's
-line without one (engine.lines.note_line).
+after the run, a module imported) do not; nor does the learner's printing of a
+traceback (`traceback.print_exc()`), whose frames stay inside the traceback module as
+long as that module is as it was and nothing else runs in between (TracebackPrinting).
+The hook returns at once for every other event: audited calls are slow in Pyodide,
+which is why the engine notes each node's line without one (engine.lines.note_line).
 """
 
 from __future__ import annotations
 
+import linecache
 import sys
-from collections.abc import Callable
+import traceback
+from collections.abc import Callable, Iterator
 from importlib.abc import MetaPathFinder
-from types import FunctionType
+from types import CodeType, FrameType, FunctionType, ModuleType
 
 from .errors import FILENAME
+from .snapshots import Snapshot, Snapshots
 
 FRAME_EVENTS = frozenset({"sys._getframe", "sys._current_frames", "sys._current_exceptions"})
 REACHING_EVENTS = FRAME_EVENTS | {
@@ -39,6 +44,12 @@ REACHING_EVENTS = FRAME_EVENTS | {
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
 """The attributes whose reading is audited because they hand out a frame."""
 OWN_PACKAGE = __package__
+PRINTING = ("print_exc", "format_exc", "print_exception", "format_exception", "print_tb",
+            "format_tb", "extract_tb")
+"""The traceback module's functions that read a traceback's frames and hand back only
+text (or FrameSummary objects, which hold no frame)."""
+IMMUTABLE_TYPE = 1 << 8
+"""Py_TPFLAGS_IMMUTABLETYPE: a class defined in C, whose attributes no code can set."""
 
 
 class RefusedError(RuntimeError):
@@ -83,11 +94,14 @@ class Guard:
             return
         self._inside = True
         try:
-            line = _learner_line(sys._getframe(1))
+            frames = list(_up_to_learner(sys._getframe(1)))
         finally:
             self._inside = False
-        if line is None:
+        if frames[-1].f_code.co_filename != FILENAME:  # the learner's code is not running
             return
+        if event not in ("object.__setattr__", "object.__delattr__") and printing.only(frames):
+            return
+        line = frames[-1].f_lineno or 0
         what = f"{event} of {args[1]}" if event.startswith("object.") else event
         self.tell(f"{what}, line {line}" if line else what)
         if event == "sys.addaudithook":
@@ -144,14 +158,54 @@ def _name(target: object) -> str:
     return f"{getattr(target, '__module__', '?')}.{getattr(target, '__qualname__', '?')}"
 
 
-def _learner_line(frame) -> int | None:
-    """The line of the innermost learner frame on the stack from `frame` up (0 when its
-    line is not known), or None when the learner's code is not running."""
+def _up_to_learner(frame: FrameType | None) -> Iterator[FrameType]:
+    """The frames from `frame` up to the innermost of the learner's (the last), or to
+    the outermost when the learner's code is not running."""
     while frame is not None:
+        yield frame
         if frame.f_code.co_filename == FILENAME:
-            return frame.f_lineno or 0
+            return
         frame = frame.f_back
-    return None
+
+
+class TracebackPrinting:
+    """Tells a learner's traceback.print_exc() (and the like, PRINTING) from code that
+    reaches into the playground: the frames it reads stay inside the traceback module's
+    own code, which is the module's as it was (its globals and classes, and
+    linecache's, which it calls with them), and nothing of anyone else's runs in
+    between (a learner's __str__ compiled under another file name, say)."""
+
+    def __init__(self, *modules: ModuleType) -> None:
+        namespaces = [vars(module) for module in modules]
+        namespaces += [vars(value) for namespace in list(namespaces)
+                       for value in namespace.values()
+                       if isinstance(value, type) and not value.__flags__ & IMMUTABLE_TYPE
+                       and value.__module__ in (module.__name__ for module in modules)]
+        self.saved = Snapshots([Snapshot(namespace) for namespace in namespaces])
+        self.codes = frozenset(_codes_in(namespaces))
+        self.entries = frozenset(getattr(traceback, name).__code__ for name in PRINTING)
+
+    def only(self, frames: list[FrameType]) -> bool:
+        """Whether `frames` (the event's, up to the learner's) are the traceback
+        module's printing of a traceback the learner asked for."""
+        inside = frames[:-1]
+        return (bool(inside) and inside[-1].f_code in self.entries
+                and all(frame.f_code in self.codes for frame in inside)
+                and not self.saved.changed())
+
+
+def _codes_in(namespaces: list[dict]) -> Iterator[CodeType]:
+    """The code objects of the functions in `namespaces`, and those nested in them
+    (a generator's, a comprehension's)."""
+    functions = [value for namespace in namespaces for value in namespace.values()]
+    functions += [getattr(value, part, None) for value in list(functions)
+                  for part in ("__func__", "fget", "fset", "fdel")]  # methods' wrappers
+    pending = [function.__code__ for function in functions if isinstance(function, FunctionType)]
+    while pending:
+        code = pending.pop()
+        yield code
+        pending += [const for const in code.co_consts if isinstance(const, CodeType)]
 
 
 guard = Guard()
+printing = TracebackPrinting(traceback, linecache)
