@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 
 import pytest
@@ -72,6 +73,11 @@ ATTACKS = {
                 "gc.callbacks.append(lambda phase, info: print(phase))\n",
                 "import gc, os\nprint(gc.isenabled(), os.getcwd() == '/')\ngc.collect()\n",
                 "True False\n"),
+    "the environment": ("import os\nos.environ['PLAYGROUND_SEEN'] = 'yes'\n"
+                        "os.environ['PATH'] = '/nowhere'\n",
+                        "import os\nprint(os.environ.get('PLAYGROUND_SEEN'),"
+                        " os.environ.get('PATH') == '/nowhere')\n",
+                        "None False\n"),
 }
 
 
@@ -92,6 +98,14 @@ def test_the_runners_own_process_is_as_it_was():
     run(ATTACKS["sys"][0] + ATTACKS["process"][0])
     assert (sys.getrecursionlimit(), sys.stdout, sys.gettrace(), list(sys.path),
             os.getcwd()) == before
+
+
+def test_the_environment_a_run_set_is_gone_from_the_process_too():
+    run(ATTACKS["the environment"][0])
+    child = subprocess.run([sys.executable, "-c", "import os; print(os.environ.get("
+                            "'PLAYGROUND_SEEN'), os.environ.get('PATH') == '/nowhere')"],
+                           capture_output=True, encoding="utf-8", check=True)
+    assert child.stdout == "None False\n"
 
 
 def test_a_module_the_code_imports_is_fresh_in_the_next_run():

@@ -5,9 +5,9 @@ standard library imported by then (their globals and classes: StandardLibrary), 
 they were when saved; and, as they
 were when the run began, `sys` and `sys.modules` (so a module the run imported is
 imported afresh by the next), the recursion limit, the trace and profile functions,
-sys.monitoring's tools, the garbage collector and its callbacks, the working directory
-and the SIGINT handler. What cannot be put back so (a frame's locals, memory written
-by ctypes, an audit hook) is what guard.py watches for.
+sys.monitoring's tools, the garbage collector and its callbacks, the working directory,
+the environment variables and the SIGINT handler. What cannot be put back so (a
+frame's locals, memory written by ctypes, an audit hook) is what guard.py watches for.
 
 Putting back is cheap when nothing changed (each saved name is compared by identity),
 so it runs both before a run (against whatever ran between runs, a timer say) and
@@ -214,6 +214,7 @@ class RunState:
         self.int_digits = sys.get_int_max_str_digits()
         self.gc_enabled = gc.isenabled()
         self.cwd = os.getcwd()
+        self.environ = Snapshot(os.environ._data)  # the dict behind os.environ
         self.sigint = signal.getsignal(signal.SIGINT)
         self.tools = monitoring_tools()
 
@@ -236,10 +237,25 @@ class RunState:
         gc.enable() if self.gc_enabled else gc.disable()
         if os.getcwd() != self.cwd:
             os.chdir(self.cwd)
+        if self.environ.changed():
+            self.restore_environ()
         signal.signal(signal.SIGINT, self.sigint)
         for tool_id, name in enumerate(monitoring_tools()):
             if name is not None and name != self.tools[tool_id]:
                 MONITORING.free_tool_id(tool_id)  # since Python 3.14, its events and callbacks too
+
+    def restore_environ(self) -> None:
+        """os.environ's dict as it was, and the C library's environment with it (which
+        os.environ's own setting changes too: time.tzset() reads TZ there)."""
+        saved = self.environ
+        for key in os.environ._data.keys() - set(saved.keys):
+            try:
+                os.unsetenv(key)
+            except (TypeError, ValueError, OSError):  # not a name the C library could hold
+                pass
+        saved.put_back()
+        for key, value in zip(saved.keys, saved.values, strict=True):
+            os.putenv(key, value)
 
 
 def monitoring_tools() -> list[str | None]:
