@@ -384,8 +384,12 @@ def MakeValue(g: Graph, x: float, label: str | None = None) -> int:
     g._b.append(None)
     if label is not None:
         g._label[n] = label
-    if lines.recording:
-        note_line(g, n)
+    line = lines.now
+    if line is not None:  # recording: see engine.lines
+        if line and type(g.lines) is dict:
+            g.lines[n] = line
+        else:
+            note_line(g, n)
     return n
 
 

@@ -55,7 +55,7 @@ class Neuron:
             seconds.append(n)
             act = n + 1
             n += 2
-        if lines.recording:
+        if lines.now is not None:
             note_line(g, start, n - start)
         return VRelu(g, act) if self.nonlin else act
 

@@ -178,3 +178,66 @@ def test_lines_are_noted_when_every_monitoring_tool_is_taken():
         for i in taken:
             monitoring.free_tool_id(i)
     assert g.lines == {0: 2, 1: 4}
+
+
+EVERY_OP = """\
+from engine import MakeValue, VAdd, VDiv, VExp, VLog, VMul
+from engine import VNeg, VPow, VRelu, VSigmoid, VSub, VTanh
+a = MakeValue(g, 2.0)
+b = VAdd(g, a, a)
+c = VSub(g, b, a)
+d = VMul(g, c, b)
+e = VDiv(g, d, b)
+f = VNeg(g, e)
+h = VPow(g, b, 2)
+i = VExp(g, a)
+j = VLog(g, b)
+k = VTanh(g, f)
+m = VRelu(g, k)
+n = VSigmoid(g, m)
+"""
+
+
+def test_every_op_notes_its_own_line():
+    g = lines_of(EVERY_OP)
+    assert g.lines == {node: node + 3 for node in range(12)}
+
+
+def test_a_line_sys_monitoring_told_is_noted_by_the_op_itself(monkeypatch):
+    """Where sys.monitoring tells each line, no node calls note_line: a call costs as much
+    as storing the line."""
+    import engine.graph
+    import engine.ops
+    from engine import lines
+
+    calls = []
+
+    def counted(g, index, count=1):
+        calls.append(index)
+        lines.note_line(g, index, count)
+
+    monkeypatch.setattr(engine.ops, "note_line", counted)
+    monkeypatch.setattr(engine.graph, "note_line", counted)
+    g = lines_of(EVERY_OP)
+    assert g.lines == {node: node + 3 for node in range(12)}
+    assert calls == ([] if lines.MONITORING is not None else list(range(12)))
+
+
+def test_lines_the_learner_replaced_are_noted_only_in_a_dict():
+    """A list in their place is left as it is; a dict of their own class is noted in, through
+    its own methods."""
+    g = lines_of("from engine import MakeValue, VAdd\n"
+                 "g.lines = [0, 0, 0]\n"
+                 "a = MakeValue(g, 1.0)\n"
+                 "b = VAdd(g, a, a)\n")
+    assert g.lines == [0, 0, 0]
+
+    class Lines(dict):
+        def __setitem__(self, index, line):
+            super().__setitem__(index, line * 10)
+
+    g = lines_of("from engine import MakeValue, VAdd\n"
+                 "g.lines = Lines()\n"
+                 "a = MakeValue(g, 1.0)\n"
+                 "b = VAdd(g, a, a)\n", Lines=Lines)
+    assert type(g.lines) is Lines and g.lines == {0: 30, 1: 40}
