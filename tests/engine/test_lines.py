@@ -3,6 +3,8 @@
 import random
 import sys
 
+import pytest
+
 from engine import Graph, MakeValue, rows
 from engine.lines import record_lines
 from engine.nn import MLP
@@ -71,6 +73,22 @@ def test_deleted_nodes_take_their_lines_with_them():
     assert g.lines == {0: 3, 1: 6}
     MakeValue(g, 7.0)  # made outside the learner's code: no line, not node 2's old one
     assert [r["line"] for r in rows(g)] == [3, 6, None]
+
+
+@pytest.mark.parametrize("lines, kept", [
+    ({0: 1, 1: 1, 5: 2}, {0: 1, 1: 1}),  # in order, some nodes not noted
+    ({0: 1, 4: 2, 1: 3}, {0: 1, 1: 3}),  # a line set out of order
+    ({3: 1, 0: 1, "x": 2, True: 3, 9.5: 4, 2: 5, 7: 6}, {0: 1, "x": 2, True: 3, 9.5: 4}),
+])
+def test_deleting_nodes_drops_the_lines_of_those_nodes_only(lines, kept):
+    """Whatever the learner put in `lines`: only the int keys from the first deleted node
+    on go, and the dict stays the same object."""
+    g = Graph()
+    for _ in range(6):
+        MakeValue(g, 1.0)
+    g.lines = noted = dict(lines)
+    del g.nodes[2:]
+    assert g.lines is noted and noted == kept
 
 
 def test_nothing_is_noted_outside_the_learners_code_or_when_not_recording():
