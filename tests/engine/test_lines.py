@@ -66,6 +66,17 @@ def test_a_neuron_notes_its_whole_sum_with_the_line_that_called_it():
                        **dict.fromkeys(range(first, first + 7), 6)}
 
 
+def test_a_neuron_called_on_what_a_learners_function_returned_notes_the_callers_line():
+    """The function's return leaves the line unknown as the neuron starts its sum."""
+    code = ("import random\nfrom engine import MakeValue\nfrom engine.nn import Neuron\n"
+            "neuron = Neuron(g, 2, rng=random.Random(0))\n"
+            "def inputs():\n"
+            "    return [MakeValue(g, 0.5), MakeValue(g, -1.0)]\n"
+            "out = neuron(inputs())\n")
+    g = lines_of(code)
+    assert g.lines == {0: 4, 1: 4, 2: 4, 3: 6, 4: 6, **dict.fromkeys(range(5, 10), 7)}
+
+
 def test_deleted_nodes_take_their_lines_with_them():
     with record_lines(LEARNER_PROGRAM):
         g = run_learner_code()
