@@ -6,10 +6,12 @@ is running at the innermost of its frames on the stack, however deep in the engi
 the node is made.
 
 Where Python has sys.monitoring (3.12 and later, Pyodide's included) the learner's
-code objects report each new line as it runs, so a node reads the line from a
-variable: a frame walk costs several times the op itself. A return, yield, resume or
-exception of the learner's code leaves the line unknown until the next one is
-reported; meanwhile, and always in older Pythons, a node walks the stack.
+code objects report each new line as it runs, into `now`, so a node reads the line from
+a variable: a frame walk costs several times the op itself. An op stores a known line
+itself, as a call would cost as much as the store, and calls `note_line` otherwise. A
+return, yield, resume or exception of the learner's code leaves the line unknown until
+the next one is reported; meanwhile, and always in older Pythons, `note_line` walks the
+stack (and keeps what it found as `now` until the next report).
 """
 
 from __future__ import annotations
@@ -20,18 +22,17 @@ from contextlib import contextmanager
 from types import CodeType
 from typing import Any
 
-recording = False
-"""Whether `record_lines` is on: the ops read it after pushing a node."""
+now: int | None = None
+"""While `record_lines` is on, the learner's line running now, or 0 while it is not known
+(then `note_line` finds it); None while off. The ops read it after pushing a node: an op
+whose graph's `lines` is a dict stores a known line there, else calls `note_line`."""
 
 _filename: str | None = None
 """The learner's file: the name their code is compiled with, and the `__file__` of the
 globals it runs in (reading a frame's code is audited; its globals are not)."""
 
-_line: int | None = None
-"""The learner's line running now, when sys.monitoring has told it; else None."""
-
 _told = False
-"""Whether sys.monitoring tells `_line` in this recording (else it stays None)."""
+"""Whether sys.monitoring tells `now` in this recording (else it stays 0)."""
 
 MONITORING: Any = getattr(sys, "monitoring", None)
 TOOL_NAME = "autograd lines"
@@ -41,43 +42,42 @@ TOOL_NAME = "autograd lines"
 def record_lines(program: CodeType) -> Iterator[None]:
     """While on, each new node notes in `g.lines` the line of `program` that made it.
     Off, the only cost is one test per node."""
-    global recording, _filename, _line, _told, _walker
-    saved = recording, _filename, _told, _walker
-    recording_before = recording  # inside another recording: walk the stack only
-    recording, _filename, _line = True, program.co_filename, None
+    global now, _filename, _told, _walker
+    saved = now, _filename, _told, _walker
+    inside = now is not None  # inside another recording: walk the stack only
+    now, _filename = 0, program.co_filename
     _walker = _learner_lines()
     next(_walker)
-    tool = None if recording_before else _watch(_code_objects(program))
+    tool = None if inside else _watch(_code_objects(program))
     _told = tool is not None
     try:
         yield
     finally:
         if tool is not None:
             _unwatch(tool, _code_objects(program))
-        recording, _filename, _told, _walker = saved
-        _line = None
+        now, _filename, _told, _walker = saved
+        if inside:  # the outer recording's line: its code runs on, from its call of ours
+            now = 0
 
 
 def note_line(g: Any, index: int, count: int = 1) -> None:
     """Note the learner's line that made node `index`, and the `count - 1` nodes after it
-    (called by the function that pushed them: one look for all of them)."""
-    global _line
-    line = _line
-    if line is None:
+    (called by the function that pushed them, while recording: one look for all of them)."""
+    global now
+    line = now
+    if not line:
         line = next(_walker, None)  # None too once a Stop ended the generator mid-run
         if line is None:
             return
         if _told:  # good until sys.monitoring tells of another line
-            _line = line
+            now = line
     try:  # read as an attribute, not with getattr(): this runs once a node
         noted = g.lines
     except AttributeError:
         return
     if isinstance(noted, dict):  # the learner's to replace: with a list, nothing is noted
-        if count == 1:  # an op's one node
-            noted[index] = line
-        else:
-            noted.update(dict.fromkeys(range(index, index + count), line))
+        for i in range(index, index + count):  # in Pyodide, faster than update(fromkeys())
+            noted[i] = line
 
 
 def _learner_lines() -> Iterator[int | None]:
@@ -107,14 +107,14 @@ def _code_objects(code: CodeType) -> list[CodeType]:
 
 
 def _told_line(code: CodeType, line: int) -> None:
-    global _line
+    global now
     if _told:  # not while a recording inside this one walks the stack
-        _line = line
+        now = line
 
 
 def _line_unknown(*event: Any) -> None:
-    global _line
-    _line = None
+    global now
+    now = 0
 
 
 LINE_EVENTS = ("LINE", "PY_RETURN", "PY_YIELD", "PY_RESUME")

@@ -39,6 +39,8 @@ class Neuron:
         start = n = len(data)
         act = self.b
         total = data[act]
+        line = lines.now  # while recording, the nodes' line, stored as they are made if known
+        noted = g.lines if line and type(g.lines) is dict else None
         for wi, xi in zip(self.w, x, strict=True):
             if not (type(wi) is int and type(xi) is int and 0 <= wi < n and 0 <= xi < n):
                 g._truncate(start)
@@ -54,8 +56,10 @@ class Neuron:
             seconds.append(xi)
             seconds.append(n)
             act = n + 1
+            if noted is not None:
+                noted[n] = noted[act] = line
             n += 2
-        if lines.recording:
+        if line is not None and noted is None:
             note_line(g, start, n - start)
         return VRelu(g, act) if self.nonlin else act
 

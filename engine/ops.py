@@ -5,8 +5,9 @@ computes it forward and records its node.
 Variants are NamedTuples: immutable, equal by value, readable, and usable with `match`.
 Their derivatives are the arms of `autograd.chain_rule`, one per variant, so that Backward
 dispatches them without a call per node; for the same reason each function below checks
-its operands and records its node itself rather than through helpers: a Python call
-costs about as much as the op. An operand is checked to be an int >= 0 up front, and to
+its operands and records its node (and, while `engine.lines` records, the line that made
+it, when known) itself rather than through helpers: a Python call costs about as much as
+the op. An operand is checked to be an int >= 0 up front, and to
 be a node by reading it: the list's IndexError costs nothing until it is raised.
 """
 
@@ -43,8 +44,12 @@ def VAdd(g: Graph, a: int, b: int) -> int:
     g._kind.append(Add)
     g._a.append(a)
     g._b.append(b)
-    if lines.recording:
-        note_line(g, n)
+    line = lines.now
+    if line is not None:  # recording: see engine.lines
+        if line and type(g.lines) is dict:
+            g.lines[n] = line
+        else:
+            note_line(g, n)
     return n
 
 
@@ -71,8 +76,12 @@ def VSub(g: Graph, a: int, b: int) -> int:
     g._kind.append(Sub)
     g._a.append(a)
     g._b.append(b)
-    if lines.recording:
-        note_line(g, n)
+    line = lines.now
+    if line is not None:  # recording: see engine.lines
+        if line and type(g.lines) is dict:
+            g.lines[n] = line
+        else:
+            note_line(g, n)
     return n
 
 
@@ -99,8 +108,12 @@ def VMul(g: Graph, a: int, b: int) -> int:
     g._kind.append(Mul)
     g._a.append(a)
     g._b.append(b)
-    if lines.recording:
-        note_line(g, n)
+    line = lines.now
+    if line is not None:  # recording: see engine.lines
+        if line and type(g.lines) is dict:
+            g.lines[n] = line
+        else:
+            note_line(g, n)
     return n
 
 
@@ -130,8 +143,12 @@ def VDiv(g: Graph, a: int, b: int) -> int:
     g._kind.append(Div)
     g._a.append(a)
     g._b.append(b)
-    if lines.recording:
-        note_line(g, n)
+    line = lines.now
+    if line is not None:  # recording: see engine.lines
+        if line and type(g.lines) is dict:
+            g.lines[n] = line
+        else:
+            note_line(g, n)
     return n
 
 
@@ -157,8 +174,12 @@ def VNeg(g: Graph, a: int) -> int:
     g._kind.append(Neg)
     g._a.append(a)
     g._b.append(None)
-    if lines.recording:
-        note_line(g, n)
+    line = lines.now
+    if line is not None:  # recording: see engine.lines
+        if line and type(g.lines) is dict:
+            g.lines[n] = line
+        else:
+            note_line(g, n)
     return n
 
 
@@ -192,8 +213,12 @@ def VPow(g: Graph, a: int, k: float) -> int:
     g._kind.append(Pow)
     g._a.append(a)
     g._b.append(k)
-    if lines.recording:
-        note_line(g, n)
+    line = lines.now
+    if line is not None:  # recording: see engine.lines
+        if line and type(g.lines) is dict:
+            g.lines[n] = line
+        else:
+            note_line(g, n)
     return n
 
 
@@ -224,8 +249,12 @@ def VExp(g: Graph, a: int) -> int:
     g._kind.append(Exp)
     g._a.append(a)
     g._b.append(None)
-    if lines.recording:
-        note_line(g, n)
+    line = lines.now
+    if line is not None:  # recording: see engine.lines
+        if line and type(g.lines) is dict:
+            g.lines[n] = line
+        else:
+            note_line(g, n)
     return n
 
 
@@ -254,8 +283,12 @@ def VLog(g: Graph, a: int) -> int:
     g._kind.append(Log)
     g._a.append(a)
     g._b.append(None)
-    if lines.recording:
-        note_line(g, n)
+    line = lines.now
+    if line is not None:  # recording: see engine.lines
+        if line and type(g.lines) is dict:
+            g.lines[n] = line
+        else:
+            note_line(g, n)
     return n
 
 
@@ -281,8 +314,12 @@ def VTanh(g: Graph, a: int) -> int:
     g._kind.append(Tanh)
     g._a.append(a)
     g._b.append(None)
-    if lines.recording:
-        note_line(g, n)
+    line = lines.now
+    if line is not None:  # recording: see engine.lines
+        if line and type(g.lines) is dict:
+            g.lines[n] = line
+        else:
+            note_line(g, n)
     return n
 
 
@@ -309,8 +346,12 @@ def VRelu(g: Graph, a: int) -> int:
     g._kind.append(Relu)
     g._a.append(a)
     g._b.append(None)
-    if lines.recording:
-        note_line(g, n)
+    line = lines.now
+    if line is not None:  # recording: see engine.lines
+        if line and type(g.lines) is dict:
+            g.lines[n] = line
+        else:
+            note_line(g, n)
     return n
 
 
@@ -342,8 +383,12 @@ def VSigmoid(g: Graph, a: int) -> int:
     g._kind.append(Sigmoid)
     g._a.append(a)
     g._b.append(None)
-    if lines.recording:
-        note_line(g, n)
+    line = lines.now
+    if line is not None:  # recording: see engine.lines
+        if line and type(g.lines) is dict:
+            g.lines[n] = line
+        else:
+            note_line(g, n)
     return n
 
 

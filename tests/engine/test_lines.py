@@ -3,6 +3,8 @@
 import random
 import sys
 
+import pytest
+
 from engine import Graph, MakeValue, rows
 from engine.lines import record_lines
 from engine.nn import MLP
@@ -64,6 +66,17 @@ def test_a_neuron_notes_its_whole_sum_with_the_line_that_called_it():
                        **dict.fromkeys(range(first, first + 7), 6)}
 
 
+def test_a_neuron_called_on_what_a_learners_function_returned_notes_the_callers_line():
+    """The function's return leaves the line unknown as the neuron starts its sum."""
+    code = ("import random\nfrom engine import MakeValue\nfrom engine.nn import Neuron\n"
+            "neuron = Neuron(g, 2, rng=random.Random(0))\n"
+            "def inputs():\n"
+            "    return [MakeValue(g, 0.5), MakeValue(g, -1.0)]\n"
+            "out = neuron(inputs())\n")
+    g = lines_of(code)
+    assert g.lines == {0: 4, 1: 4, 2: 4, 3: 6, 4: 6, **dict.fromkeys(range(5, 10), 7)}
+
+
 def test_deleted_nodes_take_their_lines_with_them():
     with record_lines(LEARNER_PROGRAM):
         g = run_learner_code()
@@ -71,6 +84,22 @@ def test_deleted_nodes_take_their_lines_with_them():
     assert g.lines == {0: 3, 1: 6}
     MakeValue(g, 7.0)  # made outside the learner's code: no line, not node 2's old one
     assert [r["line"] for r in rows(g)] == [3, 6, None]
+
+
+@pytest.mark.parametrize("lines, kept", [
+    ({0: 1, 1: 1, 5: 2}, {0: 1, 1: 1}),  # in order, some nodes not noted
+    ({0: 1, 4: 2, 1: 3}, {0: 1, 1: 3}),  # a line set out of order
+    ({3: 1, 0: 1, "x": 2, True: 3, 9.5: 4, 2: 5, 7: 6}, {0: 1, "x": 2, True: 3, 9.5: 4}),
+])
+def test_deleting_nodes_drops_the_lines_of_those_nodes_only(lines, kept):
+    """Whatever the learner put in `lines`: only the int keys from the first deleted node
+    on go, and the dict stays the same object."""
+    g = Graph()
+    for _ in range(6):
+        MakeValue(g, 1.0)
+    g.lines = noted = dict(lines)
+    del g.nodes[2:]
+    assert g.lines is noted and noted == kept
 
 
 def test_nothing_is_noted_outside_the_learners_code_or_when_not_recording():
@@ -178,3 +207,66 @@ def test_lines_are_noted_when_every_monitoring_tool_is_taken():
         for i in taken:
             monitoring.free_tool_id(i)
     assert g.lines == {0: 2, 1: 4}
+
+
+EVERY_OP = """\
+from engine import MakeValue, VAdd, VDiv, VExp, VLog, VMul
+from engine import VNeg, VPow, VRelu, VSigmoid, VSub, VTanh
+a = MakeValue(g, 2.0)
+b = VAdd(g, a, a)
+c = VSub(g, b, a)
+d = VMul(g, c, b)
+e = VDiv(g, d, b)
+f = VNeg(g, e)
+h = VPow(g, b, 2)
+i = VExp(g, a)
+j = VLog(g, b)
+k = VTanh(g, f)
+m = VRelu(g, k)
+n = VSigmoid(g, m)
+"""
+
+
+def test_every_op_notes_its_own_line():
+    g = lines_of(EVERY_OP)
+    assert g.lines == {node: node + 3 for node in range(12)}
+
+
+def test_a_line_sys_monitoring_told_is_noted_by_the_op_itself(monkeypatch):
+    """Where sys.monitoring tells each line, no node calls note_line: a call costs as much
+    as storing the line."""
+    import engine.graph
+    import engine.ops
+    from engine import lines
+
+    calls = []
+
+    def counted(g, index, count=1):
+        calls.append(index)
+        lines.note_line(g, index, count)
+
+    monkeypatch.setattr(engine.ops, "note_line", counted)
+    monkeypatch.setattr(engine.graph, "note_line", counted)
+    g = lines_of(EVERY_OP)
+    assert g.lines == {node: node + 3 for node in range(12)}
+    assert calls == ([] if lines.MONITORING is not None else list(range(12)))
+
+
+def test_lines_the_learner_replaced_are_noted_only_in_a_dict():
+    """A list in their place is left as it is; a dict of their own class is noted in, through
+    its own methods."""
+    g = lines_of("from engine import MakeValue, VAdd\n"
+                 "g.lines = [0, 0, 0]\n"
+                 "a = MakeValue(g, 1.0)\n"
+                 "b = VAdd(g, a, a)\n")
+    assert g.lines == [0, 0, 0]
+
+    class Lines(dict):
+        def __setitem__(self, index, line):
+            super().__setitem__(index, line * 10)
+
+    g = lines_of("from engine import MakeValue, VAdd\n"
+                 "g.lines = Lines()\n"
+                 "a = MakeValue(g, 1.0)\n"
+                 "b = VAdd(g, a, a)\n", Lines=Lines)
+    assert type(g.lines) is Lines and g.lines == {0: 30, 1: 40}
