@@ -46,10 +46,13 @@ function isLanguageTag(tag) {
 export class PlotsPanel {
   constructor() {
     this.frame = new NextFrame(() => this.draw());
-    this.clock = element("p", { className: "plot-clock" });
+    this.clockText = new Text();
     this.grid = element("div", { className: "plot-grid" });
     this.root = element("div", { className: "plots", hidden: true }, [
-      element("h2", { textContent: "Charts" }), this.clock, this.grid]);
+      element("h2", { textContent: "Charts" }),
+      element("p", { className: "plot-clock" }, [this.clockText]),
+      this.grid,
+    ]);
     this.waiting = [];
     this.clear();
   }
@@ -120,17 +123,18 @@ export class PlotsPanel {
       } catch (error) {
         this.failed = true; // until the next run: said once, not tried again each frame
         this.root.hidden = false;
-        this.clock.textContent = `The charts could not be loaded: ${error.message}`;
+        this.clockText.data = `The charts could not be loaded: ${error.message}`;
         return this.settle();
       } finally {
         this.loading = false;
       }
     }
-    const { LineChart, BoundaryChart } = this.module;
+    const { LineChart, BoundaryChart, readColours } = this.module;
+    // Reads first, canvases next, the page's text last: a read or a canvas's text after
+    // a write to the page would make the browser lay it out again within the frame.
+    this.colours ??= readColours(this.root);
     this.root.hidden = false;
-    this.root.dataset.steps = String(this.steps);
-    this.root.dataset.ms = String(Math.round(this.ms));
-    this.clock.textContent = `step ${this.steps.toLocaleString("en")} · ${(this.ms / 1000).toFixed(1)} s`;
+    const describe = [];
     for (const [name, chart] of this.charts) {
       if (!chart.changed) continue;
       let view = this.views.get(name);
@@ -139,13 +143,15 @@ export class PlotsPanel {
         const fresh = new LineChart(name, chart.series);
         if (view) view.root.replaceWith(fresh.root);
         else this.grid.append(fresh.root);
-        fresh.recolour(this.root);
+        fresh.recolour(this.colours);
         this.views.set(name, (view = fresh));
       }
-      view.setData(aligned(chart.series), {
+      view.setData(aligned(chart.series));
+      const counts = {
         points: chart.series.reduce((sum, s) => sum + s.xs.length, 0),
         dropped: chart.series.reduce((sum, s) => sum + s.dropped, 0),
-      });
+      };
+      describe.push(() => view.describe(counts));
       chart.changed = chart.added = false;
     }
     for (const [title, entry] of this.pictures) {
@@ -154,13 +160,24 @@ export class PlotsPanel {
       if (!view) {
         view = new BoundaryChart(title);
         this.grid.append(view.root);
-        view.recolour(this.root);
+        view.recolour(this.colours);
         this.views.set(`boundary ${title}`, view);
       }
       view.draw(entry.picture);
+      describe.push(() => view.describe());
       entry.changed = false;
     }
+    this.showClock();
+    for (const say of describe) say();
     if (!this.frame.waiting) this.settle();
+  }
+
+  /** The step counter and the run's time: one text node's text, set when it changes. */
+  showClock() {
+    this.root.dataset.steps = String(this.steps);
+    this.root.dataset.ms = String(Math.round(this.ms));
+    const text = `step ${this.steps.toLocaleString("en")} · ${(this.ms / 1000).toFixed(1)} s`;
+    if (this.clockText.data !== text) this.clockText.data = text;
   }
 
   /** Put the charts' own style sheet beside the playground's. */
@@ -171,7 +188,9 @@ export class PlotsPanel {
 
   /** The playground's theme changed: the charts take its colours. */
   recolour() {
-    for (const view of this.views.values()) view.recolour(this.root);
+    if (!this.module) return;
+    this.colours = this.module.readColours(this.root);
+    for (const view of this.views.values()) view.recolour(this.colours);
   }
 
   /** What the charts show, for the "run-end" event: the steps and time, each chart's
