@@ -65,6 +65,12 @@ export class LineChart {
     this.cursor = null; // the keyboard's point, by index into the data
   }
 
+  /** Read the chart's width, for its first drawing: plots.js reads every new chart's
+   *  before it writes anything in a frame, a frame after it put the chart in the page. */
+  measure() {
+    this.width = Math.max(200, this.box.clientWidth || 320);
+  }
+
   /** Draw `data` (uPlot's: xs, then each series' ys, null for a gap) on the canvas at
    *  once, before the frame's writes to the page (`describe`), which would make the
    *  canvas's text wait for a layout. */
@@ -85,12 +91,11 @@ export class LineChart {
   }
 
   create() {
-    const width = Math.max(200, this.box.clientWidth || 320);
     const c = () => this.colours;
     const axis = { stroke: () => c().muted, grid: { stroke: () => c().line, width: 1 },
       ticks: { stroke: () => c().line, width: 1 }, font: "11px sans-serif" };
     this.plot = new uPlot({
-      width, height: HEIGHT_PX,
+      width: this.width ?? 320, height: HEIGHT_PX,
       scales: { x: { time: false } },
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { show: false } },
@@ -99,8 +104,11 @@ export class LineChart {
         label, stroke: () => c().series[i % PALETTE], width: 1.5, spanGaps: true, points: { show: false },
       }))],
       hooks: { setCursor: [(u) => this.say(u.cursor.idx)] },
-    }, this.data, this.box);
-    this.plot.root.ariaHidden = "true"; // the figure's label and readout say what it shows
+    }, this.data, (plot, init) => {
+      plot.batch(init); // drawn at once, before it is in the page: its text waits for no layout
+      plot.root.ariaHidden = "true"; // the figure's label and readout say what it shows
+      this.box.append(plot.root);
+    });
   }
 
   /** Take the playground's colours (readColours'), and redraw. */

@@ -135,16 +135,25 @@ export class PlotsPanel {
     this.colours ??= readColours(this.root);
     this.root.hidden = false;
     const describe = [];
+    // A chart made in a frame is drawn from the next, once the page has laid it out, so
+    // that its width is read then with nothing written before.
+    for (const [name, chart] of this.charts) {
+      const view = this.views.get(name);
+      if (chart.changed && !chart.added && !view.plot) view.measure();
+    }
     for (const [name, chart] of this.charts) {
       if (!chart.changed) continue;
-      let view = this.views.get(name);
+      const view = this.views.get(name);
       if (chart.added) {
         view?.destroy();
         const fresh = new LineChart(name, chart.series);
         if (view) view.root.replaceWith(fresh.root);
         else this.grid.append(fresh.root);
         fresh.recolour(this.colours);
-        this.views.set(name, (view = fresh));
+        this.views.set(name, fresh);
+        chart.added = false;
+        this.frame.schedule();
+        continue;
       }
       view.setData(aligned(chart.series));
       const counts = {
@@ -152,18 +161,22 @@ export class PlotsPanel {
         dropped: chart.series.reduce((sum, s) => sum + s.dropped, 0),
       };
       describe.push(() => view.describe(counts));
-      chart.changed = chart.added = false;
+      chart.changed = false;
     }
     for (const [title, entry] of this.pictures) {
       if (!entry.changed) continue;
       let view = this.views.get(`boundary ${title}`);
       if (!view) {
+        // Painted first before it is in the page, where a canvas's first drawing would
+        // bring the page's style and layout up to date.
         view = new BoundaryChart(title);
-        this.grid.append(view.root);
         view.recolour(this.colours);
+        view.draw(entry.picture);
+        this.grid.append(view.root);
         this.views.set(`boundary ${title}`, view);
+      } else {
+        view.draw(entry.picture);
       }
-      view.draw(entry.picture);
       describe.push(() => view.describe());
       entry.changed = false;
     }
