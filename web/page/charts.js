@@ -213,18 +213,25 @@ export class BoundaryChart {
     const picture = this.picture;
     if (!picture || !this.colours) return;
     const { x, y, size, values, threshold, points, classes } = picture;
-    const farthest = Math.max(...values.map((v) => (v === null ? 0 : Math.abs(v - threshold)))) || 1;
+    const { above, below, outline } = this.colours;
+    // Plain loops over the cells: a page's first picture is painted by code not yet
+    // compiled, where each spread, callback and destructuring costs.
+    let farthest = 0;
+    for (const v of values) if (v !== null && Math.abs(v - threshold) > farthest) farthest = Math.abs(v - threshold);
+    farthest ||= 1;
     const image = new ImageData(size, size);
-    values.forEach((v, i) => {
-      if (v === null) return;
+    const pixels = image.data;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v === null) continue;
       const row = Math.floor(i / size);
       const at = ((size - 1 - row) * size + (i % size)) * 4; // row 0, the lowest y, at the bottom
-      const [r, g, b] = v > threshold ? this.colours.above : this.colours.below;
-      image.data[at] = r;
-      image.data[at + 1] = g;
-      image.data[at + 2] = b;
-      image.data[at + 3] = Math.round(255 * (0.25 + (0.55 * Math.abs(v - threshold)) / farthest));
-    });
+      const rgb = v > threshold ? above : below;
+      pixels[at] = rgb[0];
+      pixels[at + 1] = rgb[1];
+      pixels[at + 2] = rgb[2];
+      pixels[at + 3] = Math.round(255 * (0.25 + (0.55 * Math.abs(v - threshold)) / farthest));
+    }
     const cells = element("canvas", { width: size, height: size });
     cells.getContext("2d").putImageData(image, 0, 0);
     const context = this.regionsContext;
@@ -235,15 +242,17 @@ export class BoundaryChart {
     const dots = this.dotsContext;
     dots.clearRect(0, 0, side, side);
     dots.lineWidth = devicePixelRatio;
-    dots.strokeStyle = this.colours.outline;
+    dots.strokeStyle = outline;
     const radius = POINT_RADIUS_PX * devicePixelRatio;
-    points.forEach(([px, py], i) => {
-      dots.fillStyle = `rgb(${(classes[i] ? this.colours.above : this.colours.below).join(" ")})`;
+    const fills = [`rgb(${below.join(" ")})`, `rgb(${above.join(" ")})`];
+    for (let i = 0; i < points.length; i++) {
+      const point = points[i];
+      dots.fillStyle = fills[Number(classes[i])];
       dots.beginPath();
-      dots.arc(((px - x[0]) / (x[1] - x[0])) * side, (1 - (py - y[0]) / (y[1] - y[0])) * side, radius, 0, 2 * Math.PI);
+      dots.arc(((point[0] - x[0]) / (x[1] - x[0])) * side, (1 - (point[1] - y[0]) / (y[1] - y[0])) * side, radius, 0, 2 * Math.PI);
       dots.fill();
       dots.stroke();
-    });
+    }
   }
 
   /** Take the playground's colours (readColours'), and repaint. */

@@ -15,6 +15,10 @@
 import { element } from "./dom.js";
 import { NextFrame } from "./next-frame.js";
 
+// The step counter's format, made once (when first needed): making one is slow, and the
+// counter changes every frame a run streams.
+let count = null;
+
 let chartsModule = null;
 const charts = () => (chartsModule ??= importCharts().catch((error) => {
   chartsModule = null; // the next run tries again
@@ -189,7 +193,8 @@ export class PlotsPanel {
   showClock() {
     this.root.dataset.steps = String(this.steps);
     this.root.dataset.ms = String(Math.round(this.ms));
-    const text = `step ${this.steps.toLocaleString("en")} · ${(this.ms / 1000).toFixed(1)} s`;
+    count ??= new Intl.NumberFormat("en");
+    const text = `step ${count.format(this.steps)} · ${(this.ms / 1000).toFixed(1)} s`;
     if (this.clockText.data !== text) this.clockText.data = text;
   }
 
