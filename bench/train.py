@@ -146,7 +146,7 @@ def main() -> None:
     costs = [plot[0] / alone[0] - 1
              for plot, alone in zip(results[plotting], results[quiet], strict=True)]
     print(f"plotting costs Python {statistics.median(costs):+.0%} "
-          f"(per turn: {', '.join(f'{c:+.0%}' for c in costs)})")
+          f"(per turn: {', '.join(f'{c:+.0%}' for c in costs)})", flush=True)
 
 
 if __name__ == "__main__":

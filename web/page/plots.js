@@ -5,8 +5,12 @@
 // Batches (protocol.js's parsePlots) are only taken in as they come; charts are drawn
 // at most once a frame (or once deadlines.outputFrameMs passed without one, as the
 // output is), each with all its points: a chart's points are capped (PLOT_CAPS), so a
-// frame's drawing is bounded. The charts themselves (uPlot, and the decision regions'
-// canvas) are a chunk of their own, charts.js, imported when the first batch comes.
+// frame's drawing is bounded. A frame reads what it needs of the page first (colours,
+// new charts' widths), then draws the canvases, then writes the page's text, so that
+// the browser lays the page out once, after it; a new line chart is put in the page in
+// one frame and drawn from the next. The charts themselves (uPlot, and the decision
+// regions' canvas) are a chunk of their own, charts.js, imported when the first batch
+// comes.
 //
 // For tests and `check`: the panel's data-steps and data-ms; each chart's data-chart,
 // data-points and data-dropped; each boundary's data-title, data-draws and its ranges;
