@@ -4,12 +4,18 @@ the same loop without plotting.
 
     python bench/train.py [--runs N]     (after `python build.py`; uses .venv's Playwright)
 
-Each run is in a fresh page, after a first run that plots one point (so that starting
-the page, its editor and the charts' chunk is over). For each: the run's time in Python
-(the runner's `ms`), the time from Run to the run's end with its charts drawn, and the
+Both programs run in one browser, taking turns (plotting, not plotting, then the other
+way round), each run in a fresh page, after a first run that plots one point (so that
+starting the page, its editor and the charts' chunk is over). Before Run, the page is
+let settle as a learner's has by the time they press it (a second, then until the page
+is idle): CodeMirror parses the code just put in the editor in idle time, which would
+otherwise land in the run's first frames. For each run: the run's time in Python (the
+runner's `ms`), the time from Run to the run's end with its charts drawn, and the
 page's longest main-thread task meanwhile (Chromium's 'longtask' entries, which are of
-50 ms or more: "none" means every task was shorter). Medians over the runs, and the worst
-longest task. Target: no task of 50 ms or more while the charts stream.
+50 ms or more: "none" means every task was shorter). Medians over the runs, and the
+worst longest task; then what plotting costs Python: the median over the turns of the
+plotting run's time against the same turn's run without plotting. Targets: plotting
+costs at most 10%; no task of 50 ms or more while the charts stream.
 """
 
 from __future__ import annotations
@@ -67,6 +73,21 @@ PROGRAMS = {
     "not plotting": TRAINING.replace("PLOT_LOSS", "pass").replace("PLOT_BOUNDARY", "pass"),
 }
 
+# Let the page settle: a second, as a learner takes at least before pressing Run, then
+# until two idle periods in a row are (nearly) whole, which they are not while the editor
+# parses in idle time; at most SETTLE_MS in all.
+SETTLE = """() => new Promise((done) => {
+  const until = performance.now() + %d;
+  let quiet = 0;
+  const idle = (deadline) => {
+    quiet = deadline.timeRemaining() >= 40 ? quiet + 1 : 0;
+    if (quiet === 2 || performance.now() > until) done();
+    else requestIdleCallback(idle);
+  };
+  setTimeout(() => requestIdleCallback(idle), 1000);
+})"""
+SETTLE_MS = 5_000
+
 # Run `code`: the runner's ms, the ms from Run to the run's end with its charts drawn,
 # the longest task while the charts streamed (from Run to the last batch but one: the
 # last comes with the run's end, whose result the page then shows, tables and all), and
@@ -74,6 +95,7 @@ PROGRAMS = {
 RUN = """async (code) => {
   const el = document.querySelector("autograd-playground");
   el.code = code;
+  await (SETTLE)();
   const batches = [];
   const add = el.plots.add;
   el.plots.add = (batch) => (batches.push(performance.now()), add.call(el.plots, batch));
@@ -85,10 +107,10 @@ RUN = """async (code) => {
   const longest = (to) => Math.max(0, ...window.longTasks
     .filter(([at]) => at >= start && at <= to).map(([, ms]) => ms));
   return [result.ms, end - start, longest(batches.at(-2) ?? start), longest(end)];
-}"""
+}""".replace("SETTLE", SETTLE % SETTLE_MS)
 
 
-def measure(browser, site: str, code: str) -> tuple[float, float, float]:
+def measure(browser, site: str, code: str) -> tuple[float, float, float, float]:
     context = browser.new_context()
     try:
         context.set_default_timeout(TIMEOUT_MS)
@@ -104,19 +126,27 @@ def measure(browser, site: str, code: str) -> tuple[float, float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=3, help="fresh pages per program")
+    parser.add_argument("--runs", type=int, default=4, help="fresh pages per program")
     args = parser.parse_args()
+    plotting, quiet = PROGRAMS
+    results: dict[str, list] = {plotting: [], quiet: []}
     with served_browser() as (browser, site):
-        print(f"{'program':<48} {'Python':>9} {'Run to drawn':>13} "
-              f"{'longest task streaming':>24} {'to the end':>12}   (medians; worst)")
-        for name, code in PROGRAMS.items():
-            results = [measure(browser, site, code) for _ in range(args.runs)]
-            columns = list(zip(*results, strict=True))
-            python, wall, streaming, whole = (statistics.median(c) for c in columns)
-            tasks = [f"{ms_or_none(median)} ({ms_or_none(max(c))})"
-                     for median, c in [(streaming, columns[2]), (whole, columns[3])]]
-            print(f"{name:<48} {python:>6.0f} ms {wall:>10.0f} ms {tasks[0]:>24} {tasks[1]:>12}",
-                  flush=True)
+        for turn in range(args.runs):
+            for name in (plotting, quiet) if turn % 2 == 0 else (quiet, plotting):
+                results[name].append(measure(browser, site, PROGRAMS[name]))
+    print(f"{'program':<48} {'Python':>9} {'Run to drawn':>13} "
+          f"{'longest task streaming':>24} {'to the end':>12}   (medians; worst)")
+    for name, runs in results.items():
+        columns = list(zip(*runs, strict=True))
+        python, wall, streaming, whole = (statistics.median(c) for c in columns)
+        tasks = [f"{ms_or_none(median)} ({ms_or_none(max(c))})"
+                 for median, c in [(streaming, columns[2]), (whole, columns[3])]]
+        print(f"{name:<48} {python:>6.0f} ms {wall:>10.0f} ms {tasks[0]:>24} {tasks[1]:>12}")
+    # Each plotting run against the run without plotting of its turn, just before or after.
+    costs = [plot[0] / alone[0] - 1
+             for plot, alone in zip(results[plotting], results[quiet], strict=True)]
+    print(f"plotting costs Python {statistics.median(costs):+.0%} "
+          f"(per turn: {', '.join(f'{c:+.0%}' for c in costs)})", flush=True)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@
 // labelled points over it on a canvas of their own.
 // Both say the values under the pointer, or under a cursor the arrow keys move once
 // the chart has focus, in a line that screen readers hear; their colours are the
-// playground's (light or dark), read from its CSS whenever `recolour` is called.
+// playground's (light or dark), read from its CSS by readColours and given to `recolour`.
 
 import uPlot from "uplot";
 import uplotCss from "uplot/dist/uPlot.min.css";
@@ -21,14 +21,22 @@ const PALETTE = 6; // --plot-1 ... --plot-6 (plots.css)
 const BOUNDARY_PX = 220;
 const POINT_RADIUS_PX = 3.5;
 
-/** `value` (CSS, e.g. "var(--muted)") as the colour it is inside `root`, for a canvas. */
-function colour(root, value) {
-  const probe = element("span", { hidden: true });
-  probe.style.color = value;
-  root.append(probe);
-  const resolved = getComputedStyle(probe).color;
-  probe.remove();
-  return resolved;
+/** The playground's colours for the charts, as a canvas takes them: read from its CSS
+ *  inside `root` all at once (one style recalculation), which plots.js does before a
+ *  frame's writes, so that the read makes the browser lay nothing out. */
+export function readColours(root) {
+  const names = ["--muted", "--line", "--bg", "--region-above", "--region-below",
+    ...Array.from({ length: PALETTE }, (_, i) => `--plot-${i + 1}`)];
+  const probes = names.map((name) => {
+    const probe = element("span", { hidden: true });
+    probe.style.color = `var(${name})`;
+    return probe;
+  });
+  root.append(...probes);
+  const [muted, line, bg, above, below, ...series] = probes.map((probe) => getComputedStyle(probe).color);
+  for (const probe of probes) probe.remove();
+  const rgb = (value) => value.match(/[\d.]+/g).slice(0, 3).map(Number);
+  return { muted, line, series, outline: bg, above: rgb(above), below: rgb(below) };
 }
 
 /** What a figure says as the pointer or the keyboard's cursor moves: one line, heard. */
@@ -57,26 +65,37 @@ export class LineChart {
     this.cursor = null; // the keyboard's point, by index into the data
   }
 
-  /** Draw `data` (uPlot's: xs, then each series' ys, null for a gap). */
-  setData(data, { points, dropped }) {
+  /** Read the chart's width, for its first drawing: plots.js reads every new chart's
+   *  before it writes anything in a frame, a frame after it put the chart in the page. */
+  measure() {
+    this.width = Math.max(200, this.box.clientWidth || 320);
+  }
+
+  /** Draw `data` (uPlot's: xs, then each series' ys, null for a gap) on the canvas at
+   *  once, before the frame's writes to the page (`describe`), which would make the
+   *  canvas's text wait for a layout. */
+  setData(data) {
     this.data = data;
+    if (!this.plot) this.create();
+    else this.plot.batch(() => this.plot.setData(data));
+  }
+
+  /** Say what the chart shows: its counts (data-points, data-dropped) and its label. */
+  describe({ points, dropped }) {
     this.root.dataset.points = String(points);
     this.root.dataset.dropped = String(dropped);
-    const last = this.names.map((name, i) => `${name} ${valueText(lastOf(data[i + 1]))}`);
+    const last = this.names.map((name, i) => `${name} ${valueText(lastOf(this.data[i + 1]))}`);
     const more = dropped ? `, ${dropped.toLocaleString("en")} more not drawn` : "";
     this.root.ariaLabel = `Chart ${this.name}: ${points.toLocaleString("en")} points${more}; ` +
       `last ${last.join(", ")}. Arrow keys read the points.`;
-    if (!this.plot) this.create();
-    else this.plot.setData(data);
   }
 
   create() {
-    const width = Math.max(200, this.box.clientWidth || 320);
     const c = () => this.colours;
     const axis = { stroke: () => c().muted, grid: { stroke: () => c().line, width: 1 },
       ticks: { stroke: () => c().line, width: 1 }, font: "11px sans-serif" };
     this.plot = new uPlot({
-      width, height: HEIGHT_PX,
+      width: this.width ?? 320, height: HEIGHT_PX,
       scales: { x: { time: false } },
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { show: false } },
@@ -85,17 +104,16 @@ export class LineChart {
         label, stroke: () => c().series[i % PALETTE], width: 1.5, spanGaps: true, points: { show: false },
       }))],
       hooks: { setCursor: [(u) => this.say(u.cursor.idx)] },
-    }, this.data, this.box);
-    this.plot.root.ariaHidden = "true"; // the figure's label and readout say what it shows
+    }, this.data, (plot, init) => {
+      plot.batch(init); // drawn at once, before it is in the page: its text waits for no layout
+      plot.root.ariaHidden = "true"; // the figure's label and readout say what it shows
+      this.box.append(plot.root);
+    });
   }
 
-  /** Read the playground's colours again (its theme changed), and redraw. */
-  recolour(root) {
-    this.colours = {
-      muted: colour(root, "var(--muted)"),
-      line: colour(root, "var(--line)"),
-      series: Array.from({ length: PALETTE }, (_, i) => colour(root, `var(--plot-${i + 1})`)),
-    };
+  /** Take the playground's colours (readColours'), and redraw. */
+  recolour(colours) {
+    this.colours = colours;
     this.plot?.redraw(false);
   }
 
@@ -154,6 +172,10 @@ export class BoundaryChart {
       canvas.width = canvas.height = Math.round(BOUNDARY_PX * devicePixelRatio);
       canvas.ariaHidden = "true";
     }
+    // Taken while the canvases are not in the page: a canvas in it takes its context
+    // with the page's style and layout brought up to date.
+    this.regionsContext = this.regions.getContext("2d");
+    this.dotsContext = this.dots.getContext("2d");
     this.dots.addEventListener("pointermove", (event) => {
       const box = this.dots.getBoundingClientRect();
       const size = this.picture?.size ?? 1;
@@ -169,7 +191,12 @@ export class BoundaryChart {
   /** Draw `picture` (protocol.js's isPicture), in place of the last. */
   draw(picture) {
     this.picture = picture;
-    const { x, y, size, values, threshold, points, classes } = picture;
+    this.paint();
+  }
+
+  /** Say what the picture shows: its ranges and draws (data-) and its label. */
+  describe() {
+    const { x, y, size, values, threshold, points, classes } = this.picture;
     Object.assign(this.root.dataset, { x0: x[0], x1: x[1], y0: y[0], y1: y[1], size, threshold });
     this.root.dataset.draws = String(Number(this.root.dataset.draws) + 1);
     const above = values.filter((v) => v !== null && v > threshold).length;
@@ -178,7 +205,6 @@ export class BoundaryChart {
       `${Math.round((100 * above) / values.length)}% of x ${shortNumber(x[0])} to ${shortNumber(x[1])}, ` +
       `y ${shortNumber(y[0])} to ${shortNumber(y[1])}; ${points.length} points, ${positive} labelled above. ` +
       "Arrow keys read the cells.";
-    this.paint();
   }
 
   /** Paint the regions (a cell's shade: how far its prediction is past the threshold,
@@ -187,39 +213,51 @@ export class BoundaryChart {
     const picture = this.picture;
     if (!picture || !this.colours) return;
     const { x, y, size, values, threshold, points, classes } = picture;
-    const farthest = Math.max(...values.map((v) => (v === null ? 0 : Math.abs(v - threshold)))) || 1;
+    const { above, below, outline } = this.colours;
+    // Plain loops over the cells: a page's first picture is painted by code not yet
+    // compiled, where each spread, callback and destructuring costs.
+    let farthest = 0;
+    for (const v of values) if (v !== null && Math.abs(v - threshold) > farthest) farthest = Math.abs(v - threshold);
+    farthest ||= 1;
     const image = new ImageData(size, size);
-    values.forEach((v, i) => {
+    const pixels = image.data;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v === null) continue;
       const row = Math.floor(i / size);
       const at = ((size - 1 - row) * size + (i % size)) * 4; // row 0, the lowest y, at the bottom
-      if (v === null) return;
-      const [r, g, b] = v > threshold ? this.colours.above : this.colours.below;
-      image.data.set([r, g, b, Math.round(255 * (0.25 + (0.55 * Math.abs(v - threshold)) / farthest))], at);
-    });
+      const rgb = v > threshold ? above : below;
+      pixels[at] = rgb[0];
+      pixels[at + 1] = rgb[1];
+      pixels[at + 2] = rgb[2];
+      pixels[at + 3] = Math.round(255 * (0.25 + (0.55 * Math.abs(v - threshold)) / farthest));
+    }
     const cells = element("canvas", { width: size, height: size });
     cells.getContext("2d").putImageData(image, 0, 0);
-    const context = this.regions.getContext("2d");
+    const context = this.regionsContext;
     const side = this.regions.width;
     context.clearRect(0, 0, side, side);
     context.imageSmoothingEnabled = false;
     context.drawImage(cells, 0, 0, side, side);
-    const dots = this.dots.getContext("2d");
+    const dots = this.dotsContext;
     dots.clearRect(0, 0, side, side);
     dots.lineWidth = devicePixelRatio;
-    dots.strokeStyle = this.colours.outline;
+    dots.strokeStyle = outline;
     const radius = POINT_RADIUS_PX * devicePixelRatio;
-    points.forEach(([px, py], i) => {
-      dots.fillStyle = `rgb(${(classes[i] ? this.colours.above : this.colours.below).join(" ")})`;
+    const fills = [`rgb(${below.join(" ")})`, `rgb(${above.join(" ")})`];
+    for (let i = 0; i < points.length; i++) {
+      const point = points[i];
+      dots.fillStyle = fills[Number(classes[i])];
       dots.beginPath();
-      dots.arc(((px - x[0]) / (x[1] - x[0])) * side, (1 - (py - y[0]) / (y[1] - y[0])) * side, radius, 0, 2 * Math.PI);
+      dots.arc(((point[0] - x[0]) / (x[1] - x[0])) * side, (1 - (point[1] - y[0]) / (y[1] - y[0])) * side, radius, 0, 2 * Math.PI);
       dots.fill();
       dots.stroke();
-    });
+    }
   }
 
-  recolour(root) {
-    const rgb = (value) => colour(root, value).match(/[\d.]+/g).slice(0, 3).map(Number);
-    this.colours = { above: rgb("var(--region-above)"), below: rgb("var(--region-below)"), outline: colour(root, "var(--bg)") };
+  /** Take the playground's colours (readColours'), and repaint. */
+  recolour(colours) {
+    this.colours = colours;
     this.paint();
   }
 

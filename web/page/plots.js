@@ -5,8 +5,12 @@
 // Batches (protocol.js's parsePlots) are only taken in as they come; charts are drawn
 // at most once a frame (or once deadlines.outputFrameMs passed without one, as the
 // output is), each with all its points: a chart's points are capped (PLOT_CAPS), so a
-// frame's drawing is bounded. The charts themselves (uPlot, and the decision regions'
-// canvas) are a chunk of their own, charts.js, imported when the first batch comes.
+// frame's drawing is bounded. A frame reads what it needs of the page first (colours,
+// new charts' widths), then draws the canvases, then writes the page's text, so that
+// the browser lays the page out once, after it; a new line chart is put in the page in
+// one frame and drawn from the next. The charts themselves (uPlot, and the decision
+// regions' canvas) are a chunk of their own, charts.js, imported when the first batch
+// comes.
 //
 // For tests and `check`: the panel's data-steps and data-ms; each chart's data-chart,
 // data-points and data-dropped; each boundary's data-title, data-draws and its ranges;
@@ -14,6 +18,10 @@
 
 import { element } from "./dom.js";
 import { NextFrame } from "./next-frame.js";
+
+// The step counter's format, made once (when first needed): making one is slow, and the
+// counter changes every frame a run streams.
+let count = null;
 
 let chartsModule = null;
 const charts = () => (chartsModule ??= importCharts().catch((error) => {
@@ -46,10 +54,13 @@ function isLanguageTag(tag) {
 export class PlotsPanel {
   constructor() {
     this.frame = new NextFrame(() => this.draw());
-    this.clock = element("p", { className: "plot-clock" });
+    this.clockText = new Text();
     this.grid = element("div", { className: "plot-grid" });
     this.root = element("div", { className: "plots", hidden: true }, [
-      element("h2", { textContent: "Charts" }), this.clock, this.grid]);
+      element("h2", { textContent: "Charts" }),
+      element("p", { className: "plot-clock" }, [this.clockText]),
+      this.grid,
+    ]);
     this.waiting = [];
     this.clear();
   }
@@ -120,47 +131,75 @@ export class PlotsPanel {
       } catch (error) {
         this.failed = true; // until the next run: said once, not tried again each frame
         this.root.hidden = false;
-        this.clock.textContent = `The charts could not be loaded: ${error.message}`;
+        this.clockText.data = `The charts could not be loaded: ${error.message}`;
         return this.settle();
       } finally {
         this.loading = false;
       }
     }
-    const { LineChart, BoundaryChart } = this.module;
+    const { LineChart, BoundaryChart, readColours } = this.module;
+    // Reads first, canvases next, the page's text last: a read or a canvas's text after
+    // a write to the page would make the browser lay it out again within the frame.
+    this.colours ??= readColours(this.root);
     this.root.hidden = false;
-    this.root.dataset.steps = String(this.steps);
-    this.root.dataset.ms = String(Math.round(this.ms));
-    this.clock.textContent = `step ${this.steps.toLocaleString("en")} · ${(this.ms / 1000).toFixed(1)} s`;
+    const describe = [];
+    // A chart made in a frame is drawn from the next, once the page has laid it out, so
+    // that its width is read then with nothing written before.
+    for (const [name, chart] of this.charts) {
+      const view = this.views.get(name);
+      if (chart.changed && !chart.added && !view.plot) view.measure();
+    }
     for (const [name, chart] of this.charts) {
       if (!chart.changed) continue;
-      let view = this.views.get(name);
+      const view = this.views.get(name);
       if (chart.added) {
         view?.destroy();
         const fresh = new LineChart(name, chart.series);
         if (view) view.root.replaceWith(fresh.root);
         else this.grid.append(fresh.root);
-        fresh.recolour(this.root);
-        this.views.set(name, (view = fresh));
+        fresh.recolour(this.colours);
+        this.views.set(name, fresh);
+        chart.added = false;
+        this.frame.schedule();
+        continue;
       }
-      view.setData(aligned(chart.series), {
+      view.setData(aligned(chart.series));
+      const counts = {
         points: chart.series.reduce((sum, s) => sum + s.xs.length, 0),
         dropped: chart.series.reduce((sum, s) => sum + s.dropped, 0),
-      });
-      chart.changed = chart.added = false;
+      };
+      describe.push(() => view.describe(counts));
+      chart.changed = false;
     }
     for (const [title, entry] of this.pictures) {
       if (!entry.changed) continue;
       let view = this.views.get(`boundary ${title}`);
       if (!view) {
+        // Painted first before it is in the page, where a canvas's first drawing would
+        // bring the page's style and layout up to date.
         view = new BoundaryChart(title);
+        view.recolour(this.colours);
+        view.draw(entry.picture);
         this.grid.append(view.root);
-        view.recolour(this.root);
         this.views.set(`boundary ${title}`, view);
+      } else {
+        view.draw(entry.picture);
       }
-      view.draw(entry.picture);
+      describe.push(() => view.describe());
       entry.changed = false;
     }
+    this.showClock();
+    for (const say of describe) say();
     if (!this.frame.waiting) this.settle();
+  }
+
+  /** The step counter and the run's time: one text node's text, set when it changes. */
+  showClock() {
+    this.root.dataset.steps = String(this.steps);
+    this.root.dataset.ms = String(Math.round(this.ms));
+    count ??= new Intl.NumberFormat("en");
+    const text = `step ${count.format(this.steps)} · ${(this.ms / 1000).toFixed(1)} s`;
+    if (this.clockText.data !== text) this.clockText.data = text;
   }
 
   /** Put the charts' own style sheet beside the playground's. */
@@ -171,7 +210,9 @@ export class PlotsPanel {
 
   /** The playground's theme changed: the charts take its colours. */
   recolour() {
-    for (const view of this.views.values()) view.recolour(this.root);
+    if (!this.module) return;
+    this.colours = this.module.readColours(this.root);
+    for (const view of this.views.values()) view.recolour(this.colours);
   }
 
   /** What the charts show, for the "run-end" event: the steps and time, each chart's

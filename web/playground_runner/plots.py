@@ -112,13 +112,15 @@ class Plots:
                 return
             self._titles.append(title)
         (x0, x1), (y0, y1) = _span([p[0] for p in pairs]), _span([p[1] for p in pairs])
-        dx, dy = (x1 - x0) / resolution, (y1 - y0) / resolution
+        xs = _centres(x0, x1, resolution)
         values = []
-        for row in range(resolution):  # row 0 is the lowest y
-            y = y0 + (row + 0.5) * dy
-            for col in range(resolution):
-                x = x0 + (col + 0.5) * dx
-                value = _number(predict(x, y), f"{where}: predict({x!r}, {y!r})")
+        for y in _centres(y0, y1, resolution):  # row 0 is the lowest y
+            for x in xs:
+                value = predict(x, y)
+                # A float, as a model's forward gives, costs one check: the grid is a
+                # run's most numerous calls of all that plotting makes.
+                if type(value) is not float:
+                    value = _number(value, f"{where}: predict({x!r}, {y!r})")
                 values.append(value if math.isfinite(value) else None)
         self._pictures[title] = {
             "title": title, "x": [x0, x1], "y": [y0, y1], "size": resolution,
@@ -193,6 +195,12 @@ def _labelled_points(where: str, points: object, labels: object,
     classes = [_number(label, f"{where}: labels[{i}]") > threshold
                for i, label in enumerate(labels)]
     return pairs, classes
+
+
+def _centres(low: float, high: float, cells: int) -> list[float]:
+    """The centres of `cells` equal cells from `low` to `high`."""
+    step = (high - low) / cells
+    return [low + (k + 0.5) * step for k in range(cells)]
 
 
 def _span(values: list[float]) -> tuple[float, float]:
