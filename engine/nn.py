@@ -11,6 +11,7 @@ asks for hundreds) that need no grads.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from . import lines
 from .graph import Graph, MakeValue, as_float, bad_operand
@@ -66,17 +67,7 @@ class Neuron:
     def forward(self, x: list[float]) -> float:
         """What calling the neuron on leaves holding `x` gives as its output's data, in the
         same order of operations (so the same float), without recording a node."""
-        return self._forward(_floats(x, len(self.w), "Neuron.forward"))
-
-    def _forward(self, x: list[float]) -> float:
-        """forward() on inputs known to be floats, as many as the weights: a layer's."""
-        data = self.g._data
-        total = data[self.b]
-        for wi, xi in zip(self.w, x, strict=True):
-            total = total + data[wi] * xi
-        if self.nonlin and total < 0:
-            return 0.0  # VRelu's: -0.0 and nan pass as they are
-        return total
+        return _outputs(self.g._data, (self,), _floats(x, len(self.w), "Neuron.forward"))[0]
 
     def parameters(self) -> list[int]:
         return [*self.w, self.b]
@@ -100,13 +91,26 @@ class Layer:
         return self._forward(_floats(x, len(self.neurons[0].w), "Layer.forward"))
 
     def _forward(self, x: list[float]) -> list[float]:
-        return [n._forward(x) for n in self.neurons]
+        return _outputs(self.neurons[0].g._data, self.neurons, x)
 
     def parameters(self) -> list[int]:
         return [p for n in self.neurons for p in n.parameters()]
 
     def __repr__(self) -> str:
         return f"Layer of [{', '.join(map(repr, self.neurons))}]"
+
+
+def _outputs(data: list[float], neurons: Sequence[Neuron], x: list[float]) -> list[float]:
+    """Each neuron's forward() on `x`, floats as many as its weights: one call for a whole
+    layer, as a call costs about as much as a neuron's few sums (a decision boundary
+    asks for hundreds of forward passes)."""
+    outputs = []
+    for neuron in neurons:
+        total = data[neuron.b]
+        for wi, xi in zip(neuron.w, x, strict=True):
+            total = total + data[wi] * xi
+        outputs.append(0.0 if neuron.nonlin and total < 0 else total)  # VRelu's: -0.0, nan pass
+    return outputs
 
 
 class MLP:
