@@ -30,7 +30,7 @@ from types import FunctionType, ModuleType
 import engine
 
 from .guard import in_packages
-from .snapshots import Snapshot, Snapshots
+from .snapshots import Snapshot, Snapshots, module_snapshots
 
 TRACKED = ("engine", __package__)
 """The packages put back whole: their functions' names and module-level containers too."""
@@ -42,8 +42,6 @@ PUT_BACK_OTHERWISE = frozenset({"sys", "builtins"})
 FUNCTION_PARTS = ("__name__", "__qualname__", "__module__", "__doc__")
 """What code may change of a module's function (its code and defaults it may not:
 guard.py), and whose reading is not audited."""
-IMMUTABLE_TYPE = 1 << 8
-"""Py_TPFLAGS_IMMUTABLETYPE: a class defined in C, whose attributes no code can set."""
 
 MAX_RECURSION_LIMIT = 2_000
 """The highest recursion limit a learner may set. Measured by bench/recursion.py in
@@ -130,11 +128,7 @@ class Pristine:
 
     def _note_module(self, module: ModuleType) -> None:
         """Save a standard module's globals and its classes' attributes, not its containers."""
-        self.namespaces.append(Snapshot(vars(module)))
-        for value in list(vars(module).values()):
-            if (isinstance(value, type) and not value.__flags__ & IMMUTABLE_TYPE
-                    and value.__module__ == module.__name__):
-                self.namespaces.append(Snapshot(vars(value), owner=value))
+        self.namespaces += module_snapshots(module)
 
     def changed(self) -> str | None:
         """The first module or class whose names differ from those saved, or None."""

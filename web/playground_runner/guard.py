@@ -32,7 +32,7 @@ from importlib.abc import MetaPathFinder
 from types import CodeType, FrameType, FunctionType, ModuleType
 
 from .errors import FILENAME
-from .snapshots import Snapshot, Snapshots
+from .snapshots import Snapshots, module_snapshots
 
 FRAME_EVENTS = frozenset({"sys._getframe", "sys._current_frames", "sys._current_exceptions"})
 REACHING_EVENTS = FRAME_EVENTS | {
@@ -48,8 +48,6 @@ PRINTING = ("print_exc", "format_exc", "print_exception", "format_exception", "p
             "format_tb", "extract_tb")
 """The traceback module's functions that read a traceback's frames and hand back only
 text (or FrameSummary objects, which hold no frame)."""
-IMMUTABLE_TYPE = 1 << 8
-"""Py_TPFLAGS_IMMUTABLETYPE: a class defined in C, whose attributes no code can set."""
 
 
 class RefusedError(RuntimeError):
@@ -176,13 +174,9 @@ class TracebackPrinting:
     between (a learner's __str__ compiled under another file name, say)."""
 
     def __init__(self, *modules: ModuleType) -> None:
-        namespaces = [vars(module) for module in modules]
-        namespaces += [vars(value) for namespace in list(namespaces)
-                       for value in namespace.values()
-                       if isinstance(value, type) and not value.__flags__ & IMMUTABLE_TYPE
-                       and value.__module__ in (module.__name__ for module in modules)]
-        self.saved = Snapshots([Snapshot(namespace) for namespace in namespaces])
-        self.codes = frozenset(_codes_in(namespaces))
+        snapshots = [snapshot for module in modules for snapshot in module_snapshots(module)]
+        self.saved = Snapshots(snapshots)
+        self.codes = frozenset(_codes_in([snapshot.mapping for snapshot in snapshots]))
         self.entries = frozenset(getattr(traceback, name).__code__ for name in PRINTING)
 
     def only(self, frames: list[FrameType]) -> bool:

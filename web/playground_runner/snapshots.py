@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from itertools import repeat
 from operator import is_, itemgetter
+from types import ModuleType
 
 MISSING = object()
+IMMUTABLE_TYPE = 1 << 8
+"""Py_TPFLAGS_IMMUTABLETYPE: a class defined in C, whose attributes no code can set."""
+
 
 
 class Snapshot:
@@ -67,3 +71,14 @@ class Snapshots:
             if not (all(map(is_, now, saved)) if many else now is saved):
                 return True
         return False
+
+
+def module_snapshots(module: ModuleType) -> list[Snapshot]:
+    """A module's globals, and the attributes of each class it defines that code can
+    change."""
+    found = [Snapshot(vars(module))]
+    for value in list(vars(module).values()):
+        if (isinstance(value, type) and not value.__flags__ & IMMUTABLE_TYPE
+                and value.__module__ == module.__name__):
+            found.append(Snapshot(vars(value), owner=value))
+    return found
