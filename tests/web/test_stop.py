@@ -14,7 +14,10 @@ LOOP = "print('looping')\nwhile True:\n    pass\n"
 FLOOD = "i = 0\nwhile True:\n    print('line', i)\n    i += 1\n"
 # Code that ignores the interrupt wherever it lands (a `try` around the loop leaves
 # moments, in its handler, where one would end the run after all).
-SWALLOW = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass\n"
+SWALLOW = (
+    "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nprint('ignoring')\n"
+    "while True:\n    pass\n"
+)
 
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["interrupt", "restart"])
@@ -50,6 +53,8 @@ def test_an_output_flood_is_capped_and_the_page_stays_usable(playground):
 def test_stop_replaces_python_when_the_code_swallows_the_interrupt(playground):
     set_deadlines(playground.page, stopGraceMs=500)
     playground.start(SWALLOW)
+    # Stop only once the interrupt is ignored: pressed earlier, it ends the run in time.
+    playground.wait_for_output("ignoring")
     playground.button("Stop").click()
     assert playground.wait_for("stopped") == "stopped"
     assert playground.run("print('next run')") == "done"
