@@ -69,7 +69,7 @@ PROGRAMS = {
     "plotting (loss every step, boundary every 10)": TRAINING
         .replace("PLOT_LOSS", "plot('loss', loss.data)")
         .replace("PLOT_BOUNDARY",
-                 "boundary(lambda x, y: model.forward([x, y])[0], points, labels)"),
+                 "boundary(model, points, labels)"),
     "not plotting": TRAINING.replace("PLOT_LOSS", "pass").replace("PLOT_BOUNDARY", "pass"),
 }
 

@@ -4,14 +4,15 @@ A model's parameters are made first, so a training step can drop the previous st
 nodes with `del g.nodes[n_params:]` and build the next forward pass on the same graph.
 
 Calling a model records its forward pass as nodes, for Backward; `forward` computes the
-same numbers on plain floats and records nothing, for predictions (a decision boundary
-asks for hundreds) that need no grads.
+same numbers on plain floats and records nothing, for predictions that need no grads;
+`predictor()` reads the weights once for many such passes (a decision boundary asks for
+hundreds between two steps of training).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import lines
 from .graph import Graph, MakeValue, as_float, bad_operand
@@ -67,7 +68,12 @@ class Neuron:
     def forward(self, x: list[float]) -> float:
         """What calling the neuron on leaves holding `x` gives as its output's data, in the
         same order of operations (so the same float), without recording a node."""
-        return _outputs(self.g._data, (self,), _floats(x, len(self.w), "Neuron.forward"))[0]
+        return _predictor([[self]], "Neuron.forward")(x)[0]
+
+    def predictor(self) -> Callable[[list[float]], float]:
+        """forward(), with the weights as they are now, read once (see MLP.predictor)."""
+        run = _predictor([[self]], "Neuron.predictor")
+        return lambda x: run(x)[0]
 
     def parameters(self) -> list[int]:
         return [*self.w, self.b]
@@ -88,10 +94,11 @@ class Layer:
 
     def forward(self, x: list[float]) -> list[float]:
         """The layer's outputs on plain floats, recording nothing (see Neuron.forward)."""
-        return self._forward(_floats(x, len(self.neurons[0].w), "Layer.forward"))
+        return _predictor([self.neurons], "Layer.forward")(x)
 
-    def _forward(self, x: list[float]) -> list[float]:
-        return _outputs(self.neurons[0].g._data, self.neurons, x)
+    def predictor(self) -> Callable[[list[float]], list[float]]:
+        """forward(), with the weights as they are now, read once (see MLP.predictor)."""
+        return _predictor([self.neurons], "Layer.predictor")
 
     def parameters(self) -> list[int]:
         return [p for n in self.neurons for p in n.parameters()]
@@ -100,17 +107,33 @@ class Layer:
         return f"Layer of [{', '.join(map(repr, self.neurons))}]"
 
 
-def _outputs(data: list[float], neurons: Sequence[Neuron], x: list[float]) -> list[float]:
-    """Each neuron's forward() on `x`, floats as many as its weights: one call for a whole
-    layer, as a call costs about as much as a neuron's few sums (a decision boundary
-    asks for hundreds of forward passes)."""
-    outputs = []
-    for neuron in neurons:
-        total = data[neuron.b]
-        for wi, xi in zip(neuron.w, x, strict=True):
-            total = total + data[wi] * xi
-        outputs.append(0.0 if neuron.nonlin and total < 0 else total)  # VRelu's: -0.0, nan pass
-    return outputs
+Weights = list[list[tuple[list[float], float, bool]]]
+"""Layer by layer, each neuron's weights, bias and whether it applies relu, as floats."""
+
+
+def _predictor(layers: Sequence[Sequence[Neuron]],
+               where: str) -> Callable[[list[float]], list[float]]:
+    """A forward pass through `layers` on the weights as they are now; `where` names the
+    model's method in the errors of bad inputs."""
+    first = layers[0][0]
+    data, nin = first.g._data, len(first.w)
+    weights = [[([data[w] for w in n.w], data[n.b], n.nonlin) for n in layer] for layer in layers]
+    return lambda x: _pass(weights, _floats(x, nin, where))
+
+
+def _pass(weights: Weights, x: list[float]) -> list[float]:
+    """A forward pass on `x`, floats as many as the first layer's weights: the sums in
+    the order the recorded pass makes them, so the same floats. Plain loops over floats
+    read beforehand: a call, an attribute or a graph lookup per weight would cost about
+    as much as the sum itself, and a decision boundary asks for hundreds of passes."""
+    for layer in weights:
+        outputs = []
+        for ws, total, nonlin in layer:
+            for w, xi in zip(ws, x, strict=True):
+                total = total + w * xi
+            outputs.append(0.0 if nonlin and total < 0 else total)  # VRelu's: -0.0, nan pass
+        x = outputs
+    return x
 
 
 class MLP:
@@ -131,10 +154,13 @@ class MLP:
     def forward(self, x: list[float]) -> list[float]:
         """The model's outputs on plain floats, recording nothing (see Neuron.forward):
         `model.forward([x, y])[0]` is what `model(...)` on leaves of x and y computes."""
-        x = _floats(x, len(self.layers[0].neurons[0].w), "MLP.forward")
-        for layer in self.layers:
-            x = layer._forward(x)  # floats, as many as its neurons' weights
-        return x
+        return _predictor([layer.neurons for layer in self.layers], "MLP.forward")(x)
+
+    def predictor(self) -> Callable[[list[float]], list[float]]:
+        """forward() as a function whose weights are read now, once: the same floats for
+        as long as the weights stay as they are, about a third faster a pass than
+        forward(), which reads them every time. Make a new one after they change."""
+        return _predictor([layer.neurons for layer in self.layers], "MLP.predictor")
 
     def parameters(self) -> list[int]:
         return [p for layer in self.layers for p in layer.parameters()]

@@ -118,6 +118,25 @@ def test_forward_of_a_layer_and_a_neuron_matches_their_recorded_outputs():
     assert layer.neurons[0].forward(x) == recorded[0]
 
 
+def test_a_predictor_gives_forward_s_numbers_with_the_weights_it_was_made_with():
+    rng = random.Random(7)
+    g = Graph()
+    model = MLP(g, 2, [16, 16, 1], rng=rng)
+    inputs = [[rng.uniform(-3, 3), rng.uniform(-3, 3)] for _ in range(50)]
+    for p in model.parameters():
+        g.nodes[p].data = rng.uniform(-2, 2)
+    predict = model.predictor()
+    before = [model.forward(x) for x in inputs]
+    assert [predict(x) for x in inputs] == before
+    for p in model.parameters():  # a step of training: the predictor keeps what it read
+        g.nodes[p].data -= 0.1
+    assert [predict(x) for x in inputs] == before
+    assert [model.predictor()(x) for x in inputs] == [model.forward(x) for x in inputs] != before
+    layer, neuron = model.layers[0], model.layers[0].neurons[0]
+    assert layer.predictor()(inputs[0]) == layer.forward(inputs[0])
+    assert neuron.predictor()(inputs[0]) == neuron.forward(inputs[0])
+
+
 @pytest.mark.parametrize(("x", "error", "message"), [
     ([1.0], ValueError, "{}.forward: 1 inputs for 2 weights"),
     ([1.0, "2"], TypeError, "{}.forward: input 1 must be a real number, got '2' (str)"),
@@ -128,3 +147,7 @@ def test_forward_refuses_bad_inputs_naming_them(x, error, message):
         with pytest.raises(error) as info:
             part.forward(x)
         assert str(info.value) == message.format(type(part).__name__)
+        with pytest.raises(error) as info:
+            part.predictor()(x)
+        assert str(info.value) == message.format(type(part).__name__).replace(
+            "forward", "predictor")

@@ -161,7 +161,29 @@ def test_boundary_draws_an_mlp_s_forward_pass():
     assert picture["values"] == pytest.approx(strict_json(output))
 
 
+@pytest.mark.parametrize("model", ["MLP(g, 2, [4, 1], rng=rng)", "MLP(g, 2, [1], rng=rng)",
+                                   "Layer(g, 2, 1, rng=rng)", "Neuron(g, 2, rng=rng)"])
+def test_boundary_of_an_engine_model_draws_its_forward_pass(model):
+    code = ("import random\nfrom engine import Graph\nfrom engine.nn import MLP, Layer, Neuron\n"
+            f"rng = random.Random(3)\ng = Graph()\nmodel = {model}\n"
+            "for p in model.parameters():\n    g.nodes[p].data = rng.uniform(-2, 2)\n"
+            "boundary(model, [(0, 0), (2, 1)], [1, -1], resolution=5)\n"
+            "output = model.forward\n"
+            "expected = [output([x, y]) for y in (-0.1 + 1.2 * (k + 0.5) / 5 for k in range(5))\n"
+            "            for x in (-0.2 + 2.4 * (k + 0.5) / 5 for k in range(5))]\n"
+            "print([v if type(v) is float else v[0] for v in expected])\n")
+    result, output, messages = run_plotting(code)
+    assert result["status"] == "done", result["error"]
+    (picture,) = [b for m in messages for b in m["boundaries"]]
+    assert picture["values"] == pytest.approx(strict_json(output))
+    assert len(set(picture["values"])) > 1
+
+
 @pytest.mark.parametrize(("call", "error"), [
+    ("boundary(MLP(Graph(), 2, [3, 2]), [(0, 0)], [1])",
+     "ValueError: boundary('boundary'): the model has 2 outputs; a boundary needs one"),
+    ("boundary(MLP(Graph(), 3, [1]), [(0, 0)], [1])",
+     "ValueError: MLP.predictor: 2 inputs for 3 weights"),
     ("boundary(f, [(0, 0), (1, 1)], [1])",
      "ValueError: boundary('boundary'): 2 points but 1 labels"),
     ("boundary(f, [(0, 0), (1, 2, 3)], [1, -1])",
@@ -173,12 +195,14 @@ def test_boundary_draws_an_mlp_s_forward_pass():
     ("boundary(f, [(0, 0)], [1], resolution=500)",
      "ValueError: boundary('boundary'): resolution must be an int from 2 to 60, got 500"),
     ("boundary(3, [(0, 0)], [1])",
-     "TypeError: boundary('boundary'): predict must be a function of (x, y), got int"),
+     "TypeError: boundary('boundary'): predict must be a function of (x, y) or an engine.nn "
+     "model, got int"),
 ])
 def test_boundary_refuses_bad_input_naming_what_is_wrong(call, error):
-    result, _, _ = run_plotting(f"def f(x, y):\n    return x\n{call}\n")
+    result, _, _ = run_plotting("from engine import Graph\nfrom engine.nn import MLP\n"
+                                f"def f(x, y): return x\n{call}\n")
     assert result["status"] == "error"
-    assert result["line"] == 3
+    assert result["line"] == 4
     assert result["error"].rstrip().endswith(error)
 
 

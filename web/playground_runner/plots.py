@@ -8,7 +8,9 @@
         draws a 2-D classifier's decision regions: predict(x, y) on a grid of
         resolution x resolution cells around the points, a cell's class being whether the
         prediction is above `threshold`; the points over it, coloured by whether their
-        label is. Each call with the same title redraws that picture.
+        label is. Each call with the same title redraws that picture. `predict` may be an
+        engine.nn model of two inputs and one output instead of a function: its
+        predictor(), which reads the weights once for the whole grid.
 
 The code never waits for the page: points and pictures gather here, and go out as one
 message at most every FLUSH_SECONDS (and as the run ends), when `plot` or `boundary` is
@@ -25,6 +27,8 @@ import math
 import time
 from collections.abc import Callable
 from numbers import Real
+
+from engine.nn import MLP, Layer, Neuron
 
 from .caps import TITLE_CHARS, text_of
 
@@ -91,16 +95,14 @@ class Plots:
             self._points.append([index, x, y if math.isfinite(y) else None])
         self._maybe_flush()
 
-    def boundary(self, predict: Callable[[float, float], object], points: object,
-                 labels: object, title: object = "boundary", resolution: int = 30,
+    def boundary(self, predict: object, points: object, labels: object,
+                 title: object = "boundary", resolution: int = 30,
                  threshold: float = 0.0) -> None:
         """Draw predict(x, y)'s decision regions around `points` (x, y pairs), with the
         points over them coloured by their `labels`; redraws the picture of this title."""
         title = text_of(title, TITLE_CHARS)
         where = f"boundary({title!r})"
-        if not callable(predict):
-            raise TypeError(f"{where}: predict must be a function of (x, y), "
-                            f"got {type(predict).__name__}")
+        predict = _of_x_and_y(predict, where)
         if type(resolution) is not int or not 2 <= resolution <= MAX_RESOLUTION:
             raise ValueError(f"{where}: resolution must be an int from 2 to {MAX_RESOLUTION}, "
                              f"got {resolution!r}")
@@ -163,6 +165,24 @@ class Plots:
         if self._left_out_pictures:
             note(f"boundary(): {self._left_out_pictures:,} pictures of titles past the first "
                  f"{MAX_PICTURES} not drawn")
+
+
+def _of_x_and_y(predict: object, where: str) -> Callable[[float, float], object]:
+    """`predict` as a function of (x, y): itself, or an engine.nn model's predictor()."""
+    if isinstance(predict, Neuron):
+        run = predict.predictor()
+        return lambda x, y: run([x, y])
+    if isinstance(predict, (MLP, Layer)):
+        last = predict.layers[-1] if isinstance(predict, MLP) else predict
+        if len(last.neurons) != 1:
+            raise ValueError(f"{where}: the model has {len(last.neurons)} outputs; "
+                             "a boundary needs one")
+        run = predict.predictor()
+        return lambda x, y: run([x, y])[0]
+    if not callable(predict):
+        raise TypeError(f"{where}: predict must be a function of (x, y) or an engine.nn "
+                        f"model, got {type(predict).__name__}")
+    return predict
 
 
 def _number(value: object, what: str) -> float:
