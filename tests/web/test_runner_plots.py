@@ -147,29 +147,20 @@ def test_boundary_calls_of_one_title_between_messages_send_only_the_last(monkeyp
     assert pictures[-1]["values"][0] == pytest.approx(-0.1 + 0.15 - 0.3)
 
 
-def test_boundary_draws_an_mlp_s_forward_pass():
-    code = ("import random\nfrom engine import Graph\nfrom engine.nn import MLP\n"
-            "model = MLP(Graph(), 2, [4, 1], rng=random.Random(0))\n"
-            "boundary(lambda x, y: model.forward([x, y])[0], [(0, 0), (2, 1)], [1, -1],\n"
-            "         resolution=3)\n"
-            "expected = [model.forward([x, y])[0] for y in (0.1, 0.5, 0.9)\n"
-            "            for x in (-0.2 + 0.8 * (k + 0.5) for k in range(3))]\n"
-            "print(expected)\n")
-    result, output, messages = run_plotting(code)
-    assert result["status"] == "done", result["error"]
-    (picture,) = [b for m in messages for b in m["boundaries"]]
-    assert picture["values"] == pytest.approx(strict_json(output))
-
-
-@pytest.mark.parametrize("model", ["MLP(g, 2, [4, 1], rng=rng)", "MLP(g, 2, [1], rng=rng)",
-                                   "Layer(g, 2, 1, rng=rng)", "Neuron(g, 2, rng=rng)"])
-def test_boundary_of_an_engine_model_draws_its_forward_pass(model):
+@pytest.mark.parametrize(("model", "predict"), [
+    ("MLP(g, 2, [4, 1], rng=rng)", "lambda x, y: model.forward([x, y])[0]"),
+    ("MLP(g, 2, [4, 1], rng=rng)", "model"),
+    ("MLP(g, 2, [1], rng=rng)", "model"),
+    ("Layer(g, 2, 1, rng=rng)", "model"),
+    ("Neuron(g, 2, rng=rng)", "model"),
+])
+def test_boundary_draws_an_engine_model_s_forward_pass(model, predict):
     code = ("import random\nfrom engine import Graph\nfrom engine.nn import MLP, Layer, Neuron\n"
             f"rng = random.Random(3)\ng = Graph()\nmodel = {model}\n"
             "for p in model.parameters():\n    g.nodes[p].data = rng.uniform(-2, 2)\n"
-            "boundary(model, [(0, 0), (2, 1)], [1, -1], resolution=5)\n"
-            "output = model.forward\n"
-            "expected = [output([x, y]) for y in (-0.1 + 1.2 * (k + 0.5) / 5 for k in range(5))\n"
+            f"boundary({predict}, [(0, 0), (2, 1)], [1, -1], resolution=5)\n"
+            "expected = [model.forward([x, y])\n"
+            "            for y in (-0.1 + 1.2 * (k + 0.5) / 5 for k in range(5))\n"
             "            for x in (-0.2 + 2.4 * (k + 0.5) / 5 for k in range(5))]\n"
             "print([v if type(v) is float else v[0] for v in expected])\n")
     result, output, messages = run_plotting(code)
