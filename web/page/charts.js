@@ -168,10 +168,8 @@ export class BoundaryChart {
     ]);
     this.root.dataset.title = title;
     this.root.dataset.draws = "0";
-    for (const canvas of [this.regions, this.dots]) {
-      canvas.width = canvas.height = Math.round(BOUNDARY_PX * devicePixelRatio);
-      canvas.ariaHidden = "true";
-    }
+    this.dots.width = this.dots.height = Math.round(BOUNDARY_PX * devicePixelRatio);
+    for (const canvas of [this.regions, this.dots]) canvas.ariaHidden = "true";
     // Taken while the canvases are not in the page: a canvas in it takes its context
     // with the page's style and layout brought up to date.
     this.regionsContext = this.regions.getContext("2d");
@@ -232,13 +230,11 @@ export class BoundaryChart {
       pixels[at + 2] = rgb[2];
       pixels[at + 3] = Math.round(255 * (0.25 + (0.55 * Math.abs(v - threshold)) / farthest));
     }
-    const cells = element("canvas", { width: size, height: size });
-    cells.getContext("2d").putImageData(image, 0, 0);
-    const context = this.regionsContext;
-    const side = this.regions.width;
-    context.clearRect(0, 0, side, side);
-    context.imageSmoothingEnabled = false;
-    context.drawImage(cells, 0, 0, side, side);
+    // A pixel a cell: the page scales the canvas up (plots.css), with no copy of each
+    // cell's pixels to draw or to hand to the compositor.
+    if (this.regions.width !== size) this.regions.width = this.regions.height = size;
+    this.regionsContext.putImageData(image, 0, 0);
+    const side = this.dots.width;
     const dots = this.dotsContext;
     dots.clearRect(0, 0, side, side);
     dots.lineWidth = devicePixelRatio;
