@@ -2,18 +2,24 @@
 table painted with the new result, on the full page in Chromium. Prints p50 and p95 of
 STEPS steps, for the chapter's example (6 nodes) and for a graph of 1,000 nodes.
 
-    python bench/live.py      (after `python build.py`)
+    python bench/live.py [--rounds N] [--against DIR]      (after `python build.py`)
 
 A step's time runs from the key's (or the pointer's) event to the first frame after the
-table's cells change (the frame that paints them), measured in the page.
+table's cells change (the frame that paints them), measured in the page. Each round
+measures in a fresh page. With --against, another build's dist/ (DIR) is served beside
+this one and measured in turns with it, in the same browser (the order swapped every
+round), so that both see the same noise; the last lines give each build's range over
+the rounds.
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
+from pathlib import Path
 
-from browser import served_browser, wait_for_state
-from playwright.sync_api import Page
+from browser import load_build, served_browser, wait_for_state
+from playwright.sync_api import Browser, Page
 
 STEPS = 40
 TARGET_P95_MS = 50  # the chapter's example
@@ -86,30 +92,71 @@ def by_drag(page: Page, literal: str) -> list[float]:
     return times
 
 
+def percentiles(times: list[float]) -> tuple[float, float]:
+    """p50 and p95."""
+    return statistics.median(times), statistics.quantiles(times, n=20)[-1]
+
+
 def row(name: str, times: list[float]) -> str:
-    p50 = statistics.median(times)
-    p95 = statistics.quantiles(times, n=20)[-1]
+    p50, p95 = percentiles(times)
     return f"   {name:<44} p50 {p50:5.1f} ms   p95 {p95:5.1f} ms"
 
 
+def measure_page(browser: Browser, url: str) -> dict[str, list[float]]:
+    """Each case's step times, in a fresh page of the build served at `url`."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(url)
+    wait_for_state(page, "ready")
+    page.get_by_role("button", name="Run", exact=True).click()
+    wait_for_state(page, "done")
+    page.locator("autograd-playground").evaluate(MEASURE)
+    times = {
+        "chapter's example (6 nodes), Alt+Up": by_key(page, "10.0"),
+        "chapter's example (6 nodes), drag": by_drag(page, "-3.0"),
+    }
+    page.locator("autograd-playground").evaluate("(el, code) => { el.code = code; }",
+                                                 THOUSAND_NODES)
+    page.get_by_role("button", name="Run", exact=True).click()
+    wait_for_state(page, "done")
+    times["1,000 nodes, Alt+Up"] = by_key(page, "0.9")
+    times["1,000 nodes, drag"] = by_drag(page, "0.5")
+    page.close()
+    return times
+
+
+def span(values: list[float]) -> str:
+    return f"{min(values):5.1f}-{max(values):5.1f}"
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=1, help="pages measured per build")
+    parser.add_argument("--against", type=Path, help="another build's dist/, measured in turns")
+    args = parser.parse_args()
     with served_browser() as (browser, url):
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(url)
-        wait_for_state(page, "ready")
-        page.get_by_role("button", name="Run", exact=True).click()
-        wait_for_state(page, "done")
-        page.locator("autograd-playground").evaluate(MEASURE)
+        builds = {"this build": url}
+        if args.against:
+            server, builds[str(args.against)] = load_build().start_in_background(args.against)
         print(f"live re-runs: a step of a number to the table painted, {STEPS} steps each "
               f"(target p95 <= {TARGET_P95_MS} ms for the chapter's example)")
-        print(row("chapter's example (6 nodes), Alt+Up", by_key(page, "10.0")))
-        print(row("chapter's example (6 nodes), drag", by_drag(page, "-3.0")))
-        page.locator("autograd-playground").evaluate("(el, code) => { el.code = code; }",
-                                                     THOUSAND_NODES)
-        page.get_by_role("button", name="Run", exact=True).click()
-        wait_for_state(page, "done")
-        print(row("1,000 nodes, Alt+Up", by_key(page, "0.9")))
-        print(row("1,000 nodes, drag", by_drag(page, "0.5")))
+        results: dict[str, list[dict[str, list[float]]]] = {build: [] for build in builds}
+        for turn in range(args.rounds):
+            for build in list(builds)[:: 1 if turn % 2 == 0 else -1]:
+                times = measure_page(browser, builds[build])
+                results[build].append(times)
+                print(f" round {turn + 1}, {build}:", flush=True)
+                for name, steps in times.items():
+                    print(row(name, steps), flush=True)
+        if args.against:
+            server.shutdown()
+        if args.rounds > 1 or args.against:
+            print(f"ranges over {args.rounds} rounds (p50, p95):")
+            for build, rounds in results.items():
+                print(f" {build}:")
+                for name in rounds[0]:
+                    p50s = [percentiles(r[name])[0] for r in rounds]
+                    p95s = [percentiles(r[name])[1] for r in rounds]
+                    print(f"   {name:<44} p50 {span(p50s)} ms   p95 {span(p95s)} ms")
 
 
 if __name__ == "__main__":

@@ -58,6 +58,15 @@ def test_a_run_that_reached_in_says_so_and_the_next_runs_in_a_fresh_python(playg
     assert playground.python_starts == starts + 1
 
 
+def test_what_a_run_did_to_the_standard_library_is_gone_though_the_page_never_painted(playground):
+    # The page asks the worker to put the standard library back once it has painted a
+    # result; a run that comes first has it put back all the same. Here it never asks.
+    playground.element.evaluate("el => { el.runtime.tidyAfterPaint = () => {}; }")
+    assert playground.run(LEAKS["math.tanh"]) == "done"
+    assert playground.run(TANH) == "done"
+    assert playground.output.strip() == "0.0"
+
+
 PRINTS_A_TRACEBACK = ("import traceback\ntry:\n    1 / 0\nexcept ZeroDivisionError:\n"
                       "    traceback.print_exc()\n")
 

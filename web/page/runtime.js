@@ -25,7 +25,10 @@
 // result counts once the worker answers a ping after it: a worker the code
 // closed (`js.close()`) answers nothing, and is replaced. The ping goes with
 // the run (the worker answers it in a task of its own once the run is over),
-// so a run costs one trip through the page's busy main thread, not two.
+// so a run costs one trip through the page's busy main thread, not two. Once the page
+// has painted a result, it tells the worker to put back the standard library (which
+// the worker does before the next run, if that comes first): on two cores, that
+// check would otherwise slow the painting of the result.
 
 import { deadlines } from "./deadlines.js";
 import { moduleWorker } from "../shared/module-worker.js";
@@ -152,8 +155,15 @@ export class Runtime extends EventTarget {
     this.current = null;
     for (const timer of job.timers) clearTimeout(timer);
     job.resolve(result);
+    this.tidyAfterPaint();
     this.pump();
     this.noteIdle();
+  }
+
+  /** Ask the worker to put back the standard library once the result just in is painted. */
+  tidyAfterPaint() {
+    const port = this.port; // a worker started meanwhile has nothing to put back
+    requestAnimationFrame(() => setTimeout(() => port.postMessage({ type: "tidy" })));
   }
 
   /**

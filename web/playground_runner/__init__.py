@@ -163,8 +163,8 @@ def _sendable(table: dict, output: Output) -> bool:
 
 
 def tidy() -> None:
-    """Put back the standard library, as the worker has it done after each run's result:
-    while the page waits for it to answer, a Stop may still interrupt it."""
+    """Put back the standard library, as the worker has it done after each run's result
+    (once the page has painted it, or before the next run): a Stop may interrupt it."""
     while True:
         try:
             standard.restore()

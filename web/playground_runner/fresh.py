@@ -182,8 +182,9 @@ class StandardLibrary(Pristine):
     globals and their classes' attributes (`json.dumps`, say, or
     `traceback.TracebackException.format`), to put back; not their containers. About
     15,000 names: comparing them takes milliseconds, so the worker has them put back
-    once a run's result is sent (`tidy`), off the way of the result, and the runner
-    before an exercise's checks, which use them."""
+    once the page has painted a run's result, or before the next run if it comes first
+    (`tidy`), off the way of the result, and the runner before an exercise's checks,
+    which use them."""
 
     def save(self) -> None:
         self.modules = Snapshot({})

@@ -15,6 +15,9 @@
 // Port in:       {type: "run", id, code, checks}  checks: the exercise's, a list of Python texts
 //                {type: "ping", id}           answered once every message before it is handled,
 //                                             in a task of its own: a closed worker runs none
+//                {type: "tidy"}               the page has painted the last result: the standard
+//                                             library is put back now (a run sent before it is
+//                                             put back first, all the same)
 // Port out:      {type: "progress", received, total}  bytes of Python's files downloaded so far,
 //                                             and of all, at most every 100 ms (downloads.js)
 //                {type: "phase", phase}       "starting Python" (all is downloaded), "installing
@@ -136,6 +139,9 @@ let runCode = null;
 let tidy = null;
 let interrupt = null;
 let micropip = null;
+// The standard library is yet to be put back after the last run: tidy() takes a core
+// for milliseconds, which the page wants while it paints that run's result.
+let untidy = false;
 // Pyodide's, once instantiated, and the snapshot's memory, once restored (only
 // where Stop always restarts Python): the page keeps them for the next worker.
 let compiledWasm = null;
@@ -446,6 +452,7 @@ function imported(path, module) {
 async function handle(data, page) {
   const site = await started;
   if (data.type === "run") {
+    putBack(); // before micropip's import, which saves what it finds as pristine
     if (!micropip && MENTIONS_MICROPIP.test(data.code)) await loadMicropip(site);
     if (interrupt) interrupt[0] = 0; // a Stop that came after the last run ended
     const send = (batch) => post(page, { type: "output", id: data.id, batch });
@@ -464,18 +471,22 @@ async function handle(data, page) {
     // the code's `js.close()`, the worker runs no more tasks, so it never answers.
     await new Promise((next) => later(next));
     post(page, { type: "pong", id: data.id });
-    // The standard library put back while the page shows the result (which counts
-    // from the pong on), before the next run, which the page sends only after it.
+    // The standard library is put back once the page has painted the result ("tidy"),
+    // else before the next run, whichever comes first.
+    untidy = true;
+  } else if (data.type === "tidy") {
     putBack();
   }
 }
 
 /**
- * tidy(), through a Stop's late interrupt: the page writes it until the pong reaches it.
- * tidy() goes on through one that lands inside it; one that lands as it is called
- * raises before it starts, and it is called again.
+ * tidy(), if the last run's is still to do, through a Stop's late interrupt: the page
+ * writes it until the pong reaches it. tidy() goes on through one that lands inside
+ * it; one that lands as it is called raises before it starts, and it is called again.
  */
 function putBack() {
+  if (!untidy) return;
+  untidy = false;
   for (;;) {
     if (interrupt) interrupt[0] = 0;
     try {
