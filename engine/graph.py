@@ -420,8 +420,9 @@ _len = len
 builtins.len, and the label must still land on its node."""
 
 def as_float(x: Any, what: str) -> float:
-    """x as a float, or an error saying that `what` must be a real number."""
-    if isinstance(x, Real) and not isinstance(x, bool):
+    """x as a float, or an error saying that `what` must be a real number. An int is
+    one without asking Real, whose check costs more than a node in Pyodide."""
+    if type(x) is int or isinstance(x, Real) and not isinstance(x, bool):
         return float(x)
     raise TypeError(f"{what} must be a real number, got {x!r} ({type(x).__name__})")
 
