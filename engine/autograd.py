@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .graph import Graph, Opaque, columns, root_index
+from .graph import VARIANTS, Graph, Opaque, columns, root_index
 from .ops import Add, Div, Exp, Log, Mul, Neg, Pow, Relu, Sigmoid, Sub, Tanh, ieee_div, ieee_pow
 
 
@@ -17,7 +17,8 @@ def TopoSort(g: Graph, root: int) -> list[int]:
     """The indices of the nodes `root` depends on (itself included), operands before users.
 
     The tape is append-only, so one sweep down from `root` finds them: a node is needed
-    if a needed node uses it, and every user sits above its operands.
+    if a needed node uses it, and every user sits above its operands (an op that does
+    not is Opaque in the columns, see graph.columns).
     """
     root = root_index(g, "TopoSort", root)
     _, kinds, firsts, seconds = columns(g, "TopoSort")
@@ -31,24 +32,24 @@ def TopoSort(g: Graph, root: int) -> list[int]:
         kind = kinds[i]
         if kind is None:
             continue
+        if kind is Opaque:
+            raise bad_op("TopoSort", i, kind, firsts[i], seconds[i])
         a = firsts[i]
-        b = seconds[i] if kind is not Opaque and kind.arity == 2 else a
-        if kind is Opaque or not (type(a) is int and type(b) is int and 0 <= a < i and 0 <= b < i):
-            raise bad_op("TopoSort", i, kind, a, b)
-        needed[a] = needed[b] = 1
+        needed[a] = needed[seconds[i] if kind.arity == 2 else a] = 1
     order.reverse()
     return order
 
 
 def bad_op(fn: str, i: int, kind: Any, a: Any, b: Any) -> Exception:
-    """The error for node i, whose op (stored as kind, a, b) cannot be differentiated."""
-    if kind is Opaque:
-        return TypeError(f"{fn}: node {i} has op {a!r}, which is not an engine op")
-    op = tuple.__new__(kind, (a,) if b is None else (a, b))
-    return ValueError(
-        f"{fn}: node {i} has op {op!r}, whose operands are not all earlier "
-        f"nodes: every op must refer to nodes made before it"
-    )
+    """The error for node i, whose op (stored as kind, a, b: Opaque, see graph._op_parts)
+    cannot be differentiated."""
+    if kind is Opaque and type(a) in VARIANTS:
+        return ValueError(
+            f"{fn}: node {i} has op {a!r}, whose operands are not all earlier "
+            f"nodes: every op must refer to nodes made before it"
+        )
+    op = a if kind is Opaque else tuple.__new__(kind, (a,) if b is None else (a, b))
+    return TypeError(f"{fn}: node {i} has op {op!r}, which is not an engine op")
 
 
 def Backward(g: Graph, root: int) -> None:
@@ -73,9 +74,10 @@ def chain_rule(data: list[Any], kinds: list[Any], firsts: list[Any], seconds: li
     (see Graph) are only read.
 
     One sweep down from `root` (the tape is append-only, so users come after their
-    operands): each node the root needs adds its grad times its local derivative to its
-    operands'. The ops are tested in order of how often models use them, each arm beside
-    its derivative, so there is no call per node; each sum is written out
+    operands; an op that does not is Opaque in the columns, see graph.columns): each node
+    the root needs adds its grad times its local derivative to its operands'. The ops
+    are tested in order of how often models use them, each arm beside its derivative, so
+    there is no call per node; each sum is written out
     (`grads[a] = grads[a] + ...`), which takes three bytecodes fewer than `+=`. A node
     the root does not need keeps UNREACHED, a 0.0 of its own: any sum makes a new float,
     so `is` tells the nodes that got a term (and so are needed, even where the term is
@@ -92,66 +94,46 @@ def chain_rule(data: list[Any], kinds: list[Any], firsts: list[Any], seconds: li
         if kind is Mul:
             a = firsts[i]
             b = seconds[i]
-            if a >= i or b >= i:
-                break
             grads[a] = grads[a] + grad * data[b]  # d(a*b)/da = b
             grads[b] = grads[b] + grad * data[a]  # d(a*b)/db = a
         elif kind is Add:
             a = firsts[i]
             b = seconds[i]
-            if a >= i or b >= i:
-                break
             grads[a] = grads[a] + grad  # d(a+b)/da = 1
             grads[b] = grads[b] + grad  # d(a+b)/db = 1
         elif kind is None:
             continue
         elif kind is Relu:
             a = firsts[i]
-            if a >= i:
-                break
             # d(relu a)/da = 1 if a > 0 else 0; nan passes (as torch)
             grads[a] = grads[a] + (grad if not data[i] <= 0 else 0.0)
         elif kind is Tanh:
             a = firsts[i]
-            if a >= i:
-                break
             t = data[i]
             grads[a] = grads[a] + grad * (1.0 - t * t)  # d(tanh a)/da = 1 - tanh(a)**2
         elif kind is Sub:
             a = firsts[i]
             b = seconds[i]
-            if a >= i or b >= i:
-                break
             grads[a] = grads[a] + grad  # d(a-b)/da = 1
             grads[b] = grads[b] - grad  # d(a-b)/db = -1
         elif kind is Pow:
             a = firsts[i]
-            if a >= i:
-                break
             k = seconds[i]
             # k * a**(k-1); a**0 is constant: grad 0 for every a, 0 and nan included (as torch)
             grads[a] = grads[a] + (grad * (k * ieee_pow(data[a], k - 1)) if k != 0 else 0.0)
         elif kind is Sigmoid:
             a = firsts[i]
-            if a >= i:
-                break
             s = data[i]
             grads[a] = grads[a] + grad * (1.0 - s) * s  # d(σ(a))/da = σ(a) * (1 - σ(a))
         elif kind is Exp:
             a = firsts[i]
-            if a >= i:
-                break
             grads[a] = grads[a] + grad * data[i]  # d(e**a)/da = e**a = out
         elif kind is Neg:
             a = firsts[i]
-            if a >= i:
-                break
             grads[a] = grads[a] - grad  # d(-a)/da = -1
         elif kind is Div:
             a = firsts[i]
             b = seconds[i]
-            if a >= i or b >= i:
-                break
             y = data[b]
             grads[a] = grads[a] + ieee_div(grad, y)  # d(a/b)/da = 1/b
             # d(a/b)/db = -a/b² = -out/b, as torch orders it: out/b first, so a grad that
@@ -159,8 +141,6 @@ def chain_rule(data: list[Any], kinds: list[Any], firsts: list[Any], seconds: li
             grads[b] = grads[b] - grad * ieee_div(data[i], y)
         elif kind is Log:
             a = firsts[i]
-            if a >= i:
-                break
             grads[a] = grads[a] + ieee_div(grad, data[a])  # d(log a)/da = 1/a
         else:  # Opaque: some other object as op
             break

@@ -23,7 +23,8 @@ def variant(cls: type) -> type:
 
 
 class Opaque:
-    """Marks a Value whose op is some other object: kept as is, shown, never differentiated."""
+    """Marks a Value whose op is some other object, or an engine op that refers to a node
+    not before it: kept as is, shown, never differentiated."""
 
 
 class Value:
@@ -115,7 +116,7 @@ class Value:
     @op.setter
     def op(self, op: Any) -> None:
         g, i = self._row()
-        g._kind[i], g._a[i], g._b[i] = _op_parts(op)
+        g._kind[i], g._a[i], g._b[i] = _op_parts(op, i)
 
     def _row(self) -> tuple[Graph, int]:
         """The graph and index of this view's node, once checked."""
@@ -159,16 +160,21 @@ def _text(bound: int | None) -> str:
     return "" if bound is None else str(bound)
 
 
-def _op_parts(op: Any) -> tuple[Any, Any, Any]:
-    """An op as the (kind, a, b) a Graph stores in its columns."""
+def _op_parts(op: Any, index: int) -> tuple[Any, Any, Any]:
+    """An op as the (kind, a, b) a Graph stores in its columns for node `index`. An engine
+    op whose operands are not all earlier nodes is stored as Opaque, which TopoSort and
+    Backward refuse: so they need not check each node's operands (the ops' own nodes
+    refer to earlier ones, as they read them)."""
     if op is None:
         return None, None, None
     if type(op) in VARIANTS:
-        for index in op[: op.arity]:  # so Backward need only check they come earlier
-            if type(index) is not int or index < 0:
-                raise TypeError(f"op {op!r}: operand {index!r} is not a node index "
+        operands = op[: op.arity]
+        for operand in operands:
+            if type(operand) is not int or operand < 0:
+                raise TypeError(f"op {op!r}: operand {operand!r} is not a node index "
                                 f"(an int >= 0)")
-        return type(op), op[0], op[1] if len(op) > 1 else None
+        if max(operands) < index:
+            return type(op), op[0], op[1] if len(op) > 1 else None
     return Opaque, op, None
 
 
@@ -303,7 +309,8 @@ class Graph:
         self._data: list[Any] = []
         self._grad: list[Any] = []
         self._kind: list[Any] = []
-        """The op's variant class, None for a leaf, Opaque for some other op object."""
+        """The op's variant class, None for a leaf, Opaque for some other op object (or
+        one that refers to a node not before it)."""
         self._a: list[Any] = []
         """The op's first operand (or the other op object itself)."""
         self._b: list[Any] = []
@@ -327,8 +334,8 @@ class Graph:
         self.nodes[:] = values
 
     def _append(self, data: Any, grad: Any, op: Any, label: Any) -> None:
-        kind, a, b = _op_parts(op)
         n = len(self._data)
+        kind, a, b = _op_parts(op, n)
         self._data.append(data)
         self._kind.append(kind)
         self._a.append(a)
@@ -413,8 +420,9 @@ _len = len
 builtins.len, and the label must still land on its node."""
 
 def as_float(x: Any, what: str) -> float:
-    """x as a float, or an error saying that `what` must be a real number."""
-    if isinstance(x, Real) and not isinstance(x, bool):
+    """x as a float, or an error saying that `what` must be a real number. An int is
+    one without asking Real, whose check costs more than a node in Pyodide."""
+    if type(x) is int or isinstance(x, Real) and not isinstance(x, bool):
         return float(x)
     raise TypeError(f"{what} must be a real number, got {x!r} ({type(x).__name__})")
 
@@ -450,19 +458,20 @@ def bad_operand(g: Any, fn: str, role: str = "operand ", **operands: Any) -> Exc
 def columns(g: Any, fn: str) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
     """A graph's data, kind, a and b columns: a Graph's own lists, or for any other
     object with a `nodes` list (a learner's own graph class) lists read from its nodes,
-    where a node that is not a Value has an op no engine pass can differentiate."""
+    where a node that is not a Value has an op no engine pass can differentiate. Either
+    way an op's operands are earlier nodes, or its kind is Opaque (see _op_parts)."""
     if isinstance(g, Graph):
         return g._data, g._kind, g._a, g._b
-    rows = [_parts(v) for v in _nodes_of(g, fn)]
+    rows = [_parts(v, i) for i, v in enumerate(_nodes_of(g, fn))]
     data, kinds, firsts, seconds = (list(column) for column in zip(*rows, strict=True)) \
         if rows else ([], [], [], [])
     return data, kinds, firsts, seconds
 
 
-def _parts(v: Any) -> tuple[Any, Any, Any, Any]:
+def _parts(v: Any, index: int) -> tuple[Any, Any, Any, Any]:
+    """Node v's row, as it stands at `index` (a Value's own index is in its own graph)."""
     if isinstance(v, Value):
-        g, i = v._row()
-        return g._data[i], g._kind[i], g._a[i], g._b[i]
+        return (v.data, *_op_parts(v.op, index))
     return getattr(v, "data", None), Opaque, getattr(v, "op", v), None
 
 

@@ -33,21 +33,30 @@ class Neuron:
     def __call__(self, x: list[int]) -> int:
         """Records the nodes `act = VAdd(g, act, VMul(g, wi, xi))` would, input by input,
         then VRelu's; but in one call, as a neuron's sum is most of an MLP's graph and a
-        call costs about as much as a node. Bad input leaves the graph as it was."""
+        call costs about as much as a node. It walks the inputs by index, as in Pyodide a
+        step of zip costs more than two reads, and leaves the check that a node exists to
+        the read, as the ops do. Bad input leaves the graph as it was."""
         g = self.g
         data, kinds, firsts, seconds = g._data, g._kind, g._a, g._b
-        if len(x) != len(self.w):
-            raise ValueError(f"Neuron: {len(x)} inputs for {len(self.w)} weights")
+        w = self.w
+        if len(x) != len(w):
+            raise ValueError(f"Neuron: {len(x)} inputs for {len(w)} weights")
         start = n = len(data)
         act = self.b
         total = data[act]
         line = lines.now  # while recording, the nodes' line, stored as they are made if known
         noted = g.lines if line and type(g.lines) is dict else None
-        for wi, xi in zip(self.w, x, strict=True):
-            if not (type(wi) is int and type(xi) is int and 0 <= wi < n and 0 <= xi < n):
+        for k in range(len(w)):
+            wi = w[k]
+            xi = x[k]
+            if not (type(wi) is int and type(xi) is int and wi >= 0 and xi >= 0):
                 g._truncate(start)
                 raise bad_operand(g, "VMul", a=wi, b=xi)
-            y = data[wi] * data[xi]
+            try:
+                y = data[wi] * data[xi]
+            except IndexError:  # a node past the newest
+                g._truncate(start)
+                raise bad_operand(g, "VMul", a=wi, b=xi) from None
             total = total + y
             data.append(y)  # the product, node n
             data.append(total)  # the running sum, node n + 1

@@ -10,8 +10,10 @@ from engine import (
     Backward,
     Graph,
     MakeValue,
+    Mul,
     TopoSort,
     VAdd,
+    Value,
     VDiv,
     VLog,
     VMul,
@@ -112,6 +114,41 @@ def test_an_op_referring_forward_is_refused_not_followed(fn):
     with pytest.raises(ValueError, match=f"{fn.__name__}: node 0 has op Add.*not all earlier"):
         fn(g, root)
     assert snapshot(g) == before
+
+
+@pytest.mark.parametrize("fn", [Backward, TopoSort])
+def test_an_op_referring_to_its_own_node_is_refused_not_followed(fn):
+    g = Graph()
+    MakeValue(g, 1.0)
+    root = VMul(g, 0, 0)
+    g.nodes[1].op = Mul(0, 1)
+    with pytest.raises(ValueError, match=rf"{fn.__name__}: node 1 has op Mul\(a=0, b=1\), "
+                                         "whose operands are not all earlier nodes"):
+        fn(g, root)
+    assert g.nodes[1].op == Mul(0, 1)
+
+
+def test_a_value_made_on_its_own_brings_its_op_into_the_graph_it_joins():
+    g = Graph()
+    MakeValue(g, 2.0)
+    MakeValue(g, 3.0)
+    v = Value(6.0, op=Mul(0, 1))  # refers to g's nodes, not to its own one-node graph's
+    g.nodes.append(v)
+    Backward(g, 2)
+    assert [n.grad for n in g.nodes] == [3.0, 2.0, 1.0]
+    assert TopoSort(g, 2) == [0, 1, 2]
+
+
+def test_a_list_of_values_of_ones_own_is_differentiated_by_each_ones_place_in_it():
+    class OwnGraph:
+        nodes = [Value(2.0), Value(3.0), Value(6.0, op=Mul(0, 1)), Value(6.0, op=Add(2, 3))]
+
+    g = OwnGraph()
+    Backward(g, 2)
+    assert [v.grad for v in g.nodes] == [3.0, 2.0, 1.0, 0.0]
+    with pytest.raises(ValueError, match=r"Backward: node 3 has op Add\(a=2, b=3\), whose"):
+        Backward(g, 3)
+    assert [v.grad for v in g.nodes] == [3.0, 2.0, 1.0, 0.0]
 
 
 @pytest.mark.parametrize("op", [Add(-1, 0), Add(0, True), Add(0, 1.0), Add("0", 1)])

@@ -38,6 +38,25 @@ def test_a_neuron_records_the_nodes_of_vadd_and_vmul_input_by_input():
     assert sorted(g.lines) == list(range(out - 6, out + 1))
 
 
+@pytest.mark.parametrize("nin", [0, 1, 2, 16])
+@pytest.mark.parametrize("nonlin", [True, False])
+def test_a_neuron_of_any_width_gives_the_floats_and_grads_of_vmul_and_vadd_by_hand(nin, nonlin):
+    g = Graph()
+    n = Neuron(g, nin, nonlin, rng=random.Random(nin))
+    g.nodes[n.b].data = 0.25
+    x = [MakeValue(g, random.Random(i).uniform(-2, 2)) for i in range(nin)]
+    by_hand = g.copy()
+    out = n(x)
+    act = n.b
+    for wi, xi in zip(n.w, x, strict=True):
+        act = VAdd(by_hand, act, VMul(by_hand, wi, xi))
+    assert (VRelu(by_hand, act) if nonlin else act) == out
+    Backward(g, out)
+    Backward(by_hand, out)
+    assert [(v.data, v.grad, v.op) for v in g.nodes] == [
+        (v.data, v.grad, v.op) for v in by_hand.nodes]
+
+
 @pytest.mark.parametrize(("x", "error", "message"), [
     ([5, 6, 99], IndexError, "VMul: operand b=99 is not a node of this graph (it has 7 nodes)"),
     ([5, 6, 6.0], TypeError, "VMul: operand b=6.0 is not a node index (an int), it is a float"),
