@@ -12,7 +12,7 @@ hundreds between two steps of training).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from . import lines
 from .graph import Graph, MakeValue, as_float, bad_operand
@@ -77,11 +77,11 @@ class Neuron:
     def forward(self, x: list[float]) -> float:
         """What calling the neuron on leaves holding `x` gives as its output's data, in the
         same order of operations (so the same float), without recording a node."""
-        return _predictor([[self]], "Neuron.forward")(x)[0]
+        return _predictor(self, "Neuron.forward")(x)[0]
 
     def predictor(self) -> Callable[[list[float]], float]:
         """forward(), with the weights as they are now, read once (see MLP.predictor)."""
-        run = _predictor([[self]], "Neuron.predictor")
+        run = _predictor(self, "Neuron.predictor")
         return lambda x: run(x)[0]
 
     def parameters(self) -> list[int]:
@@ -103,11 +103,11 @@ class Layer:
 
     def forward(self, x: list[float]) -> list[float]:
         """The layer's outputs on plain floats, recording nothing (see Neuron.forward)."""
-        return _predictor([self.neurons], "Layer.forward")(x)
+        return _predictor(self, "Layer.forward")(x)
 
     def predictor(self) -> Callable[[list[float]], list[float]]:
         """forward(), with the weights as they are now, read once (see MLP.predictor)."""
-        return _predictor([self.neurons], "Layer.predictor")
+        return _predictor(self, "Layer.predictor")
 
     def parameters(self) -> list[int]:
         return [p for n in self.neurons for p in n.parameters()]
@@ -120,13 +120,26 @@ Weights = list[list[tuple[list[float], float, bool]]]
 """Layer by layer, each neuron's weights, bias and whether it applies relu, as floats."""
 
 
-def _predictor(layers: Sequence[Sequence[Neuron]],
+def float_weights(model: Neuron | Layer | MLP) -> Weights:
+    """The model's weights as floats, as they are now: what forward() computes with,
+    for code that computes it elsewhere (the playground's page draws a decision
+    boundary of a model from them, with the same floats)."""
+    if isinstance(model, Neuron):
+        layers = [[model]]
+    elif isinstance(model, Layer):
+        layers = [model.neurons]
+    else:
+        layers = [layer.neurons for layer in model.layers]
+    data = layers[0][0].g._data
+    return [[([data[w] for w in n.w], data[n.b], n.nonlin) for n in layer] for layer in layers]
+
+
+def _predictor(model: Neuron | Layer | MLP,
                where: str) -> Callable[[list[float]], list[float]]:
-    """A forward pass through `layers` on the weights as they are now; `where` names the
+    """A forward pass of `model` on its weights as they are now; `where` names the
     model's method in the errors of bad inputs."""
-    first = layers[0][0]
-    data, nin = first.g._data, len(first.w)
-    weights = [[([data[w] for w in n.w], data[n.b], n.nonlin) for n in layer] for layer in layers]
+    weights = float_weights(model)
+    nin = len(weights[0][0][0])
     return lambda x: _pass(weights, _floats(x, nin, where))
 
 
@@ -163,14 +176,14 @@ class MLP:
     def forward(self, x: list[float]) -> list[float]:
         """The model's outputs on plain floats, recording nothing (see Neuron.forward):
         `model.forward([x, y])[0]` is what `model(...)` on leaves of x and y computes."""
-        return _predictor([layer.neurons for layer in self.layers], "MLP.forward")(x)
+        return _predictor(self, "MLP.forward")(x)
 
     def predictor(self) -> Callable[[list[float]], list[float]]:
         """forward() as a function whose weights are read now, once: the same floats for
         as long as the weights stay as they are, in about three quarters of the time a
         pass of forward() takes, which reads them every time. Make a new one after they
         change."""
-        return _predictor([layer.neurons for layer in self.layers], "MLP.predictor")
+        return _predictor(self, "MLP.predictor")
 
     def parameters(self) -> list[int]:
         return [p for layer in self.layers for p in layer.parameters()]

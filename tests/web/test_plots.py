@@ -159,6 +159,24 @@ def test_boundary_draws_regions_that_match_the_model_s_predictions_at_sampled_pi
     assert 0 < sum(drawn_above) < len(samples)  # both regions are there
 
 
+def test_a_model_s_regions_computed_by_the_page_are_python_s_floats_exactly(playground):
+    weights = ("g = model.layers[0].neurons[0].g\n"
+               "for p in model.parameters():\n    g.nodes[p].data = rng.uniform(-3, 3)\n")
+    detail = run_with_detail(playground, MODEL + weights + "boundary(model, points, labels)\n")
+    assert detail["status"] == "done"
+    (picture,) = detail["plots"]["boundaries"]
+    # Python's own forward pass at the same centres (as the runner makes them).
+    cells = picture["size"]
+    predict = ("def centres(low, high):\n"
+               f"    return [low + (k + 0.5) * ((high - low) / {cells}) for k in range({cells})]\n"
+               f"xs, ys = centres(*{picture['x']!r}), centres(*{picture['y']!r})\n"
+               "print(json.dumps([model.forward([x, y])[0] for y in ys for x in xs]))\n")
+    assert playground.run("import json\n" + MODEL + weights + predict) == "done"
+    expected = json.loads(playground.output)
+    assert picture["values"] == expected
+    assert min(expected) < 0 < max(expected)
+
+
 def test_hover_and_the_arrow_keys_say_the_values_under_them(playground):
     assert playground.run(PLOTS_AND_BOUNDARY) == "done"
     loss = chart(playground, "loss")

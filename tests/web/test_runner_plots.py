@@ -147,34 +147,59 @@ def test_boundary_calls_of_one_title_between_messages_send_only_the_last(monkeyp
     assert pictures[-1]["values"][0] == pytest.approx(-0.1 + 0.15 - 0.3)
 
 
-@pytest.mark.parametrize(("model", "predict"), [
-    ("MLP(g, 2, [4, 1], rng=rng)", "lambda x, y: model.forward([x, y])[0]"),
-    ("MLP(g, 2, [4, 1], rng=rng)", "model"),
-    ("MLP(g, 2, [1], rng=rng)", "model"),
-    ("Layer(g, 2, 1, rng=rng)", "model"),
-    ("Neuron(g, 2, rng=rng)", "model"),
-])
-def test_boundary_draws_an_engine_model_s_forward_pass(model, predict):
-    code = ("import random\nfrom engine import Graph\nfrom engine.nn import MLP, Layer, Neuron\n"
-            f"rng = random.Random(3)\ng = Graph()\nmodel = {model}\n"
-            "for p in model.parameters():\n    g.nodes[p].data = rng.uniform(-2, 2)\n"
-            f"boundary({predict}, [(0, 0), (2, 1)], [1, -1], resolution=5)\n"
-            "expected = [model.forward([x, y])\n"
-            "            for y in (-0.1 + 1.2 * (k + 0.5) / 5 for k in range(5))\n"
-            "            for x in (-0.2 + 2.4 * (k + 0.5) / 5 for k in range(5))]\n"
-            "print([v if type(v) is float else v[0] for v in expected])\n")
+MODEL_RUN = ("import random\nfrom engine import Graph\nfrom engine.nn import MLP, Layer, Neuron\n"
+             "rng = random.Random(3)\ng = Graph()\nmodel = {model}\n"
+             "for p in model.parameters():\n    g.nodes[p].data = {weight}\n"
+             "boundary({predict}, [(0, 0), (2, 1)], [1, -1], resolution={cells})\n")
+
+
+def centres(cells: int) -> tuple[list[float], list[float]]:
+    """MODEL_RUN's grid's centres: its points span x from 0 to 2, y from 0 to 1."""
+    return ([-0.2 + 2.4 * (k + 0.5) / cells for k in range(cells)],
+            [-0.1 + 1.2 * (k + 0.5) / cells for k in range(cells)])
+
+
+@pytest.mark.parametrize("model", ["MLP(g, 2, [4, 1], rng=rng)", "MLP(g, 2, [1], rng=rng)",
+                                   "Layer(g, 2, 1, rng=rng)", "Neuron(g, 2, rng=rng)"])
+def test_boundary_of_an_engine_model_sends_its_weights_for_the_page_to_compute_the_grid(model):
+    code = MODEL_RUN.format(model=model, weight="rng.uniform(-2, 2)", predict="model", cells=5) + (
+        "from engine.nn import float_weights\nprint(float_weights(model))\n")
     result, output, messages = run_plotting(code)
     assert result["status"] == "done", result["error"]
     (picture,) = [b for m in messages for b in m["boundaries"]]
-    assert picture["values"] == pytest.approx(strict_json(output))
-    assert len(set(picture["values"])) > 1
+    assert "values" not in picture
+    assert picture["model"] == [[[ws, b, relu] for ws, b, relu in layer]
+                                for layer in eval(output)]  # noqa: S307 (its own print)
+    assert picture["xs"] == pytest.approx(centres(5)[0])
+    assert picture["ys"] == pytest.approx(centres(5)[1])
+
+
+@pytest.mark.parametrize(("model", "weight", "predict", "cells"), [
+    ("MLP(g, 2, [4, 1], rng=rng)", "rng.uniform(-2, 2)", "lambda x, y: model.forward([x, y])[0]",
+     5),
+    ("MLP(g, 2, [4, 1], rng=rng)", "float('inf')", "model", 5),  # JSON has no inf
+    ("MLP(g, 2, [40, 40, 1], rng=rng)", "rng.uniform(-2, 2)", "model", 60),  # too many sums
+])
+def test_boundary_computes_the_grid_in_python_for_a_function_or_a_model_the_page_does_not_take(
+        model, weight, predict, cells):
+    code = MODEL_RUN.format(model=model, weight=weight, predict=predict, cells=cells) + (
+        "expected = [model.forward([x, y])[0] for y in ys for x in xs]\n"
+        "print(json.dumps([v if abs(v) < float('inf') else None for v in expected]))\n")
+    xs, ys = centres(cells)
+    result, output, messages = run_plotting(f"import json\nxs, ys = {xs!r}, {ys!r}\n" + code)
+    assert result["status"] == "done", result["error"]
+    (picture,) = [b for m in messages for b in m["boundaries"]]
+    assert "model" not in picture
+    assert picture["values"] == pytest.approx(strict_json(output), nan_ok=True)
 
 
 @pytest.mark.parametrize(("call", "error"), [
     ("boundary(MLP(Graph(), 2, [3, 2]), [(0, 0)], [1])",
-     "ValueError: boundary('boundary'): the model has 2 outputs; a boundary needs one"),
+     "ValueError: boundary('boundary'): the model has 2 inputs and 2 outputs; "
+     "a boundary needs 2 (x and y) and 1"),
     ("boundary(MLP(Graph(), 3, [1]), [(0, 0)], [1])",
-     "ValueError: MLP.predictor: 2 inputs for 3 weights"),
+     "ValueError: boundary('boundary'): the model has 3 inputs and 1 outputs; "
+     "a boundary needs 2 (x and y) and 1"),
     ("boundary(f, [(0, 0), (1, 1)], [1])",
      "ValueError: boundary('boundary'): 2 points but 1 labels"),
     ("boundary(f, [(0, 0), (1, 2, 3)], [1, -1])",

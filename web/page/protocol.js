@@ -3,6 +3,8 @@
 // is checked for its shape and size before the page acts on it; one that
 // fails is a Malformed error, and the runtime ends the run it belongs to.
 
+import { gridOf, isModel } from "./forward.js";
+
 // The runner sends at most 250,000 characters and 10,000 lines of output a run, then its note.
 const MAX_OUTPUT_CHARS = 251_000;
 const MAX_OUTPUT_LINES = 10_010;
@@ -79,7 +81,11 @@ export function countOutput(sent, pairs) {
 
 // What plot() and boundary() send at most (playground_runner/plots.py): a run's series,
 // each one's points, its pictures, their grids' size and points.
-export const PLOT_CAPS = { series: 12, points: 5_000, pictures: 4, resolution: 60, pictureRows: 2_000 };
+// A model's picture comes as its weights (pageSums: its weights and biases times its
+// cells, at most), and the page computes its grid.
+export const PLOT_CAPS = {
+  series: 12, points: 5_000, pictures: 4, resolution: 60, pictureRows: 2_000, pageSums: 4_000_000,
+};
 
 /** A plots batch (playground_runner/plots.py), checked against the run's `plotted` so far
  *  ({series: Map of number to points}, pictures: Set of titles}), which it adds to;
@@ -107,19 +113,30 @@ export function parsePlots(batch, plotted) {
     if (count > PLOT_CAPS.points) throw new Malformed("more points than the runner sends");
     plotted.series.set(number, count);
   }
-  for (const { title } of b.boundaries) plotted.pictures.add(title);
+  for (const picture of b.boundaries) {
+    plotted.pictures.add(picture.title);
+    if (!picture.model) continue;
+    picture.values = gridOf(picture.model, picture.xs, picture.ys);
+    for (const name of ["model", "xs", "ys"]) delete picture[name];
+  }
   if (plotted.pictures.size > PLOT_CAPS.pictures) throw new Malformed("more pictures than the runner sends");
   return b;
 }
 
 /** A boundary's picture: a grid of size x size values (or null) over the ranges x and y,
- *  row 0 the lowest, and the points over it with their classes. */
+ *  row 0 the lowest, or the model that gives them at the cells' centres xs and ys; and
+ *  the points over it with their classes. */
 function isPicture(p) {
   const range = (r) => Array.isArray(r) && r.length === 2 && r.every(Number.isFinite) && r[0] < r[1];
+  const centres = (c) => Array.isArray(c) && c.length === p.size && c.every(Number.isFinite);
+  const grid = p.model === undefined
+    ? Array.isArray(p.values) && p.values.length === p.size * p.size
+      && p.values.every((v) => v === null || Number.isFinite(v))
+    : p.values === undefined && centres(p.xs) && centres(p.ys)
+      && isModel(p.model, p.size * p.size, PLOT_CAPS.pageSums);
   return isObject(p) && isText(p.title) && range(p.x) && range(p.y)
     && Number.isSafeInteger(p.size) && p.size >= 2 && p.size <= PLOT_CAPS.resolution
-    && Array.isArray(p.values) && p.values.length === p.size * p.size
-    && p.values.every((v) => v === null || Number.isFinite(v)) && Number.isFinite(p.threshold)
+    && grid && Number.isFinite(p.threshold)
     && Array.isArray(p.points) && p.points.length <= PLOT_CAPS.pictureRows
     && p.points.every((point) => Array.isArray(point) && point.length === 2 && point.every(Number.isFinite))
     && Array.isArray(p.classes) && p.classes.length === p.points.length

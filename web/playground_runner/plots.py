@@ -9,8 +9,8 @@
         resolution x resolution cells around the points, a cell's class being whether the
         prediction is above `threshold`; the points over it, coloured by whether their
         label is. Each call with the same title redraws that picture. `predict` may be an
-        engine.nn model of two inputs and one output instead of a function: its
-        predictor(), which reads the weights once for the whole grid.
+        engine.nn model of two inputs and one output instead of a function: its weights
+        go to the page, which computes the grid with the same floats as its forward().
 
 The code never waits for the page: points and pictures gather here, and go out as one
 message at most every FLUSH_SECONDS (and as the run ends), when `plot` or `boundary` is
@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from numbers import Real
 
-from engine.nn import MLP, Layer, Neuron
+from engine.nn import MLP, Layer, Neuron, Weights, float_weights
 
 from .caps import TITLE_CHARS, text_of
 
@@ -42,6 +42,10 @@ MAX_POINTS = 5_000
 MAX_PICTURES = 4
 MAX_RESOLUTION = 60
 MAX_BOUNDARY_POINTS = 2_000
+PAGE_SUMS = 4_000_000
+"""A model's grid is computed by the page (with the same floats, from its weights) when
+its weights and biases times its cells are at most this: a few milliseconds of the
+page's, where Python would take seconds. Beyond, and for a function, Python computes it."""
 MARGIN = 0.1
 """Around the points, a boundary's picture shows this much of their spread on each side."""
 
@@ -102,7 +106,10 @@ class Plots:
         points over them coloured by their `labels`; redraws the picture of this title."""
         title = text_of(title, TITLE_CHARS)
         where = f"boundary({title!r})"
-        predict = _of_x_and_y(predict, where)
+        weights = _model_weights(predict, where)
+        if weights is None and not callable(predict):
+            raise TypeError(f"{where}: predict must be a function of (x, y) or an engine.nn "
+                            f"model, got {type(predict).__name__}")
         if type(resolution) is not int or not 2 <= resolution <= MAX_RESOLUTION:
             raise ValueError(f"{where}: resolution must be an int from 2 to {MAX_RESOLUTION}, "
                              f"got {resolution!r}")
@@ -114,22 +121,19 @@ class Plots:
                 return
             self._titles.append(title)
         (x0, x1), (y0, y1) = _span([p[0] for p in pairs]), _span([p[1] for p in pairs])
-        xs = _centres(x0, x1, resolution)
-        values = []
-        for y in _centres(y0, y1, resolution):  # row 0 is the lowest y
-            for x in xs:
-                value = predict(x, y)
-                # A float, as a model's forward gives, costs one check: the grid is a
-                # run's most numerous calls of all that plotting makes.
-                if type(value) is not float:
-                    value = _number(value, f"{where}: predict({x!r}, {y!r})")
-                values.append(value if math.isfinite(value) else None)
-        self._pictures[title] = {
+        xs, ys = _centres(x0, x1, resolution), _centres(y0, y1, resolution)
+        picture = {
             "title": title, "x": [x0, x1], "y": [y0, y1], "size": resolution,
-            "values": values, "threshold": threshold,
+            "threshold": threshold,
             "points": pairs[:MAX_BOUNDARY_POINTS], "classes": classes[:MAX_BOUNDARY_POINTS],
             "pointsLeftOut": max(0, len(pairs) - MAX_BOUNDARY_POINTS),
         }
+        if weights is not None and _for_the_page(weights, resolution):
+            picture.update(model=weights, xs=xs, ys=ys)  # the page computes the grid
+        else:
+            run = predict if weights is None else _of_x_and_y(predict)
+            picture["values"] = _grid(run, xs, ys, where)
+        self._pictures[title] = picture
         self._maybe_flush()
 
     def _maybe_flush(self) -> None:
@@ -167,22 +171,48 @@ class Plots:
                  f"{MAX_PICTURES} not drawn")
 
 
-def _of_x_and_y(predict: object, where: str) -> Callable[[float, float], object]:
-    """`predict` as a function of (x, y): itself, or an engine.nn model's predictor()."""
-    if isinstance(predict, Neuron):
-        run = predict.predictor()
+def _model_weights(predict: object, where: str) -> Weights | None:
+    """An engine.nn model's weights as floats, once checked that it takes (x, y) and
+    gives one output; None when `predict` is not such a model."""
+    if not isinstance(predict, (MLP, Layer, Neuron)):
+        return None
+    weights = float_weights(predict)
+    inputs, outputs = len(weights[0][0][0]), len(weights[-1])
+    if (inputs, outputs) != (2, 1):
+        raise ValueError(f"{where}: the model has {inputs} inputs and {outputs} outputs; "
+                         "a boundary needs 2 (x and y) and 1")
+    return weights
+
+
+def _for_the_page(weights: Weights, resolution: int) -> bool:
+    """Whether the page computes this model's grid: its weights are finite (JSON has no
+    other numbers) and the grid's sums take the page a few milliseconds at most."""
+    numbers = [number for layer in weights for ws, b, _ in layer for number in (*ws, b)]
+    return len(numbers) * resolution**2 <= PAGE_SUMS and all(map(math.isfinite, numbers))
+
+
+def _of_x_and_y(model: MLP | Layer | Neuron) -> Callable[[float, float], object]:
+    """The model's predictor() as a function of (x, y)."""
+    run = model.predictor()
+    if isinstance(model, Neuron):
         return lambda x, y: run([x, y])
-    if isinstance(predict, (MLP, Layer)):
-        last = predict.layers[-1] if isinstance(predict, MLP) else predict
-        if len(last.neurons) != 1:
-            raise ValueError(f"{where}: the model has {len(last.neurons)} outputs; "
-                             "a boundary needs one")
-        run = predict.predictor()
-        return lambda x, y: run([x, y])[0]
-    if not callable(predict):
-        raise TypeError(f"{where}: predict must be a function of (x, y) or an engine.nn "
-                        f"model, got {type(predict).__name__}")
-    return predict
+    return lambda x, y: run([x, y])[0]
+
+
+def _grid(predict: Callable[[float, float], object], xs: list[float], ys: list[float],
+          where: str) -> list[float | None]:
+    """predict(x, y) at every centre, row by row from the lowest y; None where it is
+    not finite."""
+    values = []
+    for y in ys:
+        for x in xs:
+            value = predict(x, y)
+            # A float, as a model's forward gives, costs one check: the grid is a
+            # run's most numerous calls of all that plotting makes.
+            if type(value) is not float:
+                value = _number(value, f"{where}: predict({x!r}, {y!r})")
+            values.append(value if math.isfinite(value) else None)
+    return values
 
 
 def _number(value: object, what: str) -> float:
