@@ -3,8 +3,13 @@ own status, and a graph that cannot be read is named in a note."""
 
 from __future__ import annotations
 
+import signal
+import sys
+
 import pytest
 
+from playground_runner import fresh
+from playground_runner.errors import FILENAME
 from tests.web.runs import CONFIG_OBJECT, run
 
 GRAPH = (
@@ -105,6 +110,28 @@ def test_sigint_is_a_stop():
     """The page's Stop arrives as SIGINT (Pyodide's interrupt buffer): it stops the run."""
     result, _ = run("import signal\nsignal.raise_signal(signal.SIGINT)\nprint('not reached')\n")
     assert (result["status"], result["error"]) == ("stopped", None)
+
+
+def test_code_that_catches_a_stop_is_stopped_by_the_next():
+    result, output = run("import signal\ntry:\n    signal.raise_signal(signal.SIGINT)\n"
+                         "except KeyboardInterrupt:\n    print('caught')\n"
+                         "signal.raise_signal(signal.SIGINT)\nprint('not reached')\n")
+    assert (result["status"], output) == ("stopped", "caught\n")
+
+
+def test_a_stop_repeated_once_the_code_has_ended_leaves_the_runner_s_work_alone():
+    """The page repeats a Stop until the result comes: one that lands after the first
+    ended the code, as the runner takes in its end, must not cut short what it sends."""
+    fresh.RunState()  # as a run begins
+    with pytest.raises(fresh.Stopped):
+        fresh.stop(signal.SIGINT, sys._getframe())
+    fresh.stop(signal.SIGINT, sys._getframe())  # no learner's code on the stack: let be
+    code_still_running = compile("stop(signal.SIGINT, sys._getframe())\n", FILENAME, "exec")
+    with pytest.raises(fresh.Stopped):
+        exec(code_still_running, {"stop": fresh.stop, "signal": signal, "sys": sys})
+    fresh.RunState()  # the next run: its first Stop stops it wherever it lands
+    with pytest.raises(fresh.Stopped):
+        fresh.stop(signal.SIGINT, sys._getframe())
 
 
 def test_a_stop_while_the_runner_formats_the_error_is_a_stop():

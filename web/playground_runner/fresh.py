@@ -25,10 +25,11 @@ import signal
 import sys
 from itertools import chain
 from operator import attrgetter, is_
-from types import FunctionType, ModuleType
+from types import FrameType, FunctionType, ModuleType
 
 import engine
 
+from .errors import FILENAME
 from .guard import in_packages
 from .snapshots import Snapshot, Snapshots, module_snapshots
 
@@ -63,8 +64,29 @@ class Stopped(KeyboardInterrupt):
     KeyboardInterrupt that the learner's code raises itself."""
 
 
-def stop(signum: int, frame: object) -> None:
+_stopped = False
+"""Whether a Stop raised Stopped in this run."""
+
+
+def stop(signum: int, frame: FrameType | None) -> None:
+    """Raise Stopped; once it has ended the learner's code, again only where that code
+    still runs (it caught the first). The page repeats a Stop until the result comes,
+    and one landing as the runner takes in the end of the code (before it can ignore
+    Stop) must not cut short what is sent of it: the charts' last points, the tables."""
+    global _stopped
+    if _stopped and not _learner_running(frame):
+        return
+    _stopped = True
     raise Stopped
+
+
+def _learner_running(frame: FrameType | None) -> bool:
+    """Whether a frame of the learner's code is on the stack from `frame` out."""
+    while frame is not None:
+        if frame.f_code.co_filename == FILENAME:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _standard(name: str) -> bool:
@@ -211,6 +233,8 @@ class RunState:
         self.cwd = os.getcwd()
         self.environ = Snapshot(os.environ._data)  # the dict behind os.environ
         self.sigint = signal.getsignal(signal.SIGINT)
+        global _stopped
+        _stopped = False
         self.tools = monitoring_tools()
 
     def enter(self) -> None:
