@@ -9,6 +9,8 @@ import json
 
 import pytest
 
+from playground_runner.plots import PAGE_SUMS
+
 from .conftest import NEVER_MS, Playground, set_deadlines
 from .test_accessibility import axe_violations, readable
 from .test_service_worker import ACTIVE_AND_KEPT, CACHE
@@ -175,6 +177,18 @@ def test_a_model_s_regions_computed_by_the_page_are_python_s_floats_exactly(play
     expected = json.loads(playground.output)
     assert picture["values"] == expected
     assert min(expected) < 0 < max(expected)
+
+
+def test_the_largest_model_the_runner_leaves_to_the_page_is_one_the_page_takes(playground):
+    # 277 relu neurons and one output: 1,109 weights and biases, times 60 x 60 cells,
+    # under the runner's cap for the page's sums, which one neuron more (4 numbers) is past.
+    assert 1_109 * 60 * 60 <= PAGE_SUMS < (1_109 + 4) * 60 * 60
+    code = MODEL.replace("[6, 6, 1]", "[277, 1]") + (
+        "boundary(model, points, labels, resolution=60)\n")
+    detail = run_with_detail(playground, code)
+    assert detail["status"] == "done", detail["error"]
+    (picture,) = detail["plots"]["boundaries"]
+    assert len(picture["values"]) == 60 * 60
 
 
 def test_hover_and_the_arrow_keys_say_the_values_under_them(playground):
