@@ -30,7 +30,7 @@ from types import FrameType, FunctionType, ModuleType
 import engine
 
 from .errors import FILENAME
-from .guard import in_packages
+from .guard import in_packages, up_to_learner
 from .snapshots import Snapshot, Snapshots, module_snapshots
 
 TRACKED = ("engine", __package__)
@@ -82,11 +82,7 @@ def stop(signum: int, frame: FrameType | None) -> None:
 
 def _learner_running(frame: FrameType | None) -> bool:
     """Whether a frame of the learner's code is on the stack from `frame` out."""
-    while frame is not None:
-        if frame.f_code.co_filename == FILENAME:
-            return True
-        frame = frame.f_back
-    return False
+    return any(each.f_code.co_filename == FILENAME for each in up_to_learner(frame))
 
 
 def _standard(name: str) -> bool:

@@ -92,7 +92,7 @@ class Guard:
             return
         self._inside = True
         try:
-            frames = list(_up_to_learner(sys._getframe(1)))
+            frames = list(up_to_learner(sys._getframe(1)))
         finally:
             self._inside = False
         if frames[-1].f_code.co_filename != FILENAME:  # the learner's code is not running
@@ -156,7 +156,7 @@ def _name(target: object) -> str:
     return f"{getattr(target, '__module__', '?')}.{getattr(target, '__qualname__', '?')}"
 
 
-def _up_to_learner(frame: FrameType | None) -> Iterator[FrameType]:
+def up_to_learner(frame: FrameType | None) -> Iterator[FrameType]:
     """The frames from `frame` up to the innermost of the learner's (the last), or to
     the outermost when the learner's code is not running."""
     while frame is not None:
