@@ -163,13 +163,13 @@ def centres(cells: int) -> tuple[list[float], list[float]]:
                                    "Layer(g, 2, 1, rng=rng)", "Neuron(g, 2, rng=rng)"])
 def test_boundary_of_an_engine_model_sends_its_weights_for_the_page_to_compute_the_grid(model):
     code = MODEL_RUN.format(model=model, weight="rng.uniform(-2, 2)", predict="model", cells=5) + (
-        "from engine.nn import float_weights\nprint(float_weights(model))\n")
+        "import json\nfrom engine.nn import float_weights\n"
+        "print(json.dumps(float_weights(model)))\n")
     result, output, messages = run_plotting(code)
     assert result["status"] == "done", result["error"]
     (picture,) = [b for m in messages for b in m["boundaries"]]
     assert "values" not in picture
-    assert picture["model"] == [[[ws, b, relu] for ws, b, relu in layer]
-                                for layer in eval(output)]  # noqa: S307 (its own print)
+    assert picture["model"] == strict_json(output)
     assert picture["xs"] == pytest.approx(centres(5)[0])
     assert picture["ys"] == pytest.approx(centres(5)[1])
 
