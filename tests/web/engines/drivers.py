@@ -21,12 +21,17 @@ from pathlib import Path
 from typing import Any, Protocol
 from unittest import mock
 
+from marionette_driver.errors import ScriptTimeoutException
 from marionette_driver.marionette import Marionette
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.webkitgtk.options import Options
 from selenium.webdriver.webkitgtk.service import Service
 
 import build
+
+# How much of Firefox's log a timeout shows.
+LOG_LINES = 40
 
 
 class Element(Protocol):
@@ -46,7 +51,7 @@ class Browser(Protocol):
 
     def wait(self, source: str, *args: Any, timeout_ms: int) -> Any:
         """Run a function body in the page that calls its last argument with a result;
-        returns the result, or raises once `timeout_ms` has passed."""
+        returns the result, or raises TimeoutError once `timeout_ms` has passed."""
 
     def quit(self) -> None: ...
 
@@ -61,6 +66,9 @@ class Firefox:
             "network.proxy.http_port": proxy,
             "network.proxy.ssl": "127.0.0.1",
             "network.proxy.ssl_port": proxy,
+            # The page's and its workers' console messages go to the log, which a
+            # test that timed out shows.
+            "devtools.console.stdout.content": True,
         }
         # marionette_driver points Firefox's Remote Settings at a data: URL, but a
         # release build heeds that only with this variable set; without it, Firefox
@@ -70,6 +78,7 @@ class Firefox:
                 bin=str(build.FIREFOX), port=0, headless=True, prefs=prefs, gecko_log=str(log)
             )
         self.marionette.start_session()
+        self.log = log
 
     def open(self, url: str) -> None:
         self.marionette.navigate(url)
@@ -80,9 +89,15 @@ class Firefox:
         return self.marionette.execute_script(source, script_args=args, sandbox=None)
 
     def wait(self, source: str, *args: Any, timeout_ms: int) -> Any:
-        return self.marionette.execute_async_script(
-            source, script_args=args, sandbox=None, script_timeout=timeout_ms
-        )
+        try:
+            return self.marionette.execute_async_script(
+                source, script_args=args, sandbox=None, script_timeout=timeout_ms
+            )
+        except ScriptTimeoutException:
+            lines = self.log.read_text(encoding="utf-8", errors="replace").splitlines()
+            log = "\n".join(lines[-LOG_LINES:])
+            message = f"timed out after {timeout_ms} ms; Firefox's log ends:\n{log}"
+            raise TimeoutError(message) from None
 
     def quit(self) -> None:
         self.marionette.quit(in_app=False)
@@ -112,7 +127,10 @@ class WebKit:
 
     def wait(self, source: str, *args: Any, timeout_ms: int) -> Any:
         self.driver.set_script_timeout(timeout_ms / 1000)
-        return self.driver.execute_async_script(source, *args)
+        try:
+            return self.driver.execute_async_script(source, *args)
+        except TimeoutException:
+            raise TimeoutError(f"timed out after {timeout_ms} ms") from None
 
     def quit(self) -> None:
         self.driver.quit()

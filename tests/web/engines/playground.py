@@ -39,6 +39,16 @@ observer.observe(output, { childList: true, subtree: true, characterData: true }
 check();
 """
 
+# Each playground on the page: its state, status line and the end of its output.
+DESCRIBE_PLAYGROUNDS = """
+return [...document.querySelectorAll("autograd-playground")].map((el) => ({
+  id: el.id,
+  state: el.dataset.state,
+  status: el.shadowRoot?.querySelector(".status")?.textContent,
+  output: el.shadowRoot?.querySelector(".output")?.textContent.slice(-300),
+}));
+"""
+
 
 class Playground:
     """The <autograd-playground> at `selector` on the browser's page."""
@@ -61,12 +71,20 @@ class Playground:
         return self.call("return el.dataset.state;")
 
     def wait_for(self, *states: str) -> str:
-        return self.browser.wait(
-            WAIT_FOR_STATE, self.selector, list(states), timeout_ms=DEADLINE_MS
-        )
+        return self.wait(WAIT_FOR_STATE, list(states))
 
     def wait_for_output(self, text: str) -> None:
-        self.browser.wait(WAIT_FOR_OUTPUT, self.selector, text, timeout_ms=DEADLINE_MS)
+        self.wait(WAIT_FOR_OUTPUT, text)
+
+    def wait(self, script: str, *args: object) -> object:
+        """Run a WAIT_FOR_* script on this playground; a timeout fails the test saying
+        where each playground on the page was."""
+        try:
+            return self.browser.wait(script, self.selector, *args, timeout_ms=DEADLINE_MS)
+        except TimeoutError as timeout:
+            seen = self.browser.script(DESCRIBE_PLAYGROUNDS)
+            message = f"{self.selector}: {timeout}\nthe page's playgrounds: {seen}"
+            raise AssertionError(message) from None
 
     @property
     def code(self) -> str:

@@ -10,7 +10,7 @@ import pytest
 from tests.web.conftest import FINAL_STATES
 from tests.web.engines.conftest import RefusingProxy
 from tests.web.engines.drivers import Browser
-from tests.web.engines.playground import DEADLINE_MS, Playground
+from tests.web.engines.playground import Playground
 from tests.web.pages import CoursePages, course_page, playground
 from tests.web.test_run import CHAPTER_ROWS, chapter_grads
 
@@ -103,7 +103,7 @@ check();
 
 def test_an_edit_re_runs_the_chapters_example_live(engine, site):
     example = open_playground(engine, site)
-    engine.wait(WAIT_FOR_EDITOR, example.selector, timeout_ms=DEADLINE_MS)
+    example.wait(WAIT_FOR_EDITOR)
     example.call(  # the learner types c = 11.0 over 10.0
         "const at = el.code.indexOf('10.0');"
         "el.view.dispatch({ changes: { from: at, to: at + 4, insert: '11.0' },"
