@@ -1,11 +1,11 @@
 """When Python cannot start, the page says why, Run says it cannot run and tries again,
-and nothing stays "running"."""
+and nothing stays "running"; a start that falls silent is tried again in a fresh worker."""
 
 from __future__ import annotations
 
 import pytest
 
-from .conftest import SNAPSHOT, Playground
+from .conftest import SNAPSHOT, Playground, set_deadlines
 
 FAILURES = {
     "site.json not JSON": (
@@ -45,4 +45,47 @@ def test_run_tries_again_and_runs_once_python_can_start(new_context, site):
     playground.wait_for("error")
     context.unroute("**/site.json")
     assert playground.run("print('at last')") == "done"
+    assert playground.output.strip() == "at last"
+
+
+STALL_MS = 2_000  # the tests' deadline for a silent start, from the page's 60 s
+WASM = "**/pyodide.asm.wasm"
+
+
+def silent_start(new_context, site: str, answered: int) -> tuple[Playground, list[str]]:
+    """A page whose first worker falls silent as it starts: its request for Python's wasm
+    is never answered. Requests after the first `answered` are not answered either."""
+    context = new_context()
+    asked: list[str] = []
+
+    def hold(route) -> None:
+        asked.append(route.request.url)
+        if 1 < len(asked) <= 1 + answered:
+            route.continue_()
+        # else left unanswered, as a stalled download or compile is
+
+    context.route(WASM, hold)
+    playground = Playground(context.new_page())
+    playground.page.goto(site)
+    set_deadlines(playground.page, bootStallMs=STALL_MS)
+    return playground, asked
+
+
+def test_a_start_that_falls_silent_is_tried_again_in_a_fresh_worker(new_context, site):
+    playground, asked = silent_start(new_context, site, answered=1)
+    playground.start("print('started the second time')")
+    assert playground.wait_for("done") == "done"
+    assert playground.output.strip() == "started the second time"
+    assert len(asked) == 2  # one request for the wasm per worker
+
+
+def test_a_start_that_falls_silent_twice_fails_saying_so_and_run_tries_again(new_context,
+                                                                           site):
+    playground, asked = silent_start(new_context, site, answered=0)
+    assert playground.run("print('at last')") == "error"
+    assert playground.output.startswith("Python could not start: Python stalled as it "
+                                        "started, twice (nothing came from it for ")
+    assert len(asked) == 2
+    playground.page.context.unroute(WASM)
+    assert playground.run() == "done"
     assert playground.output.strip() == "at last"

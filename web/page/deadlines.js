@@ -28,6 +28,10 @@ export const deadlines = {
   // With `live`, how long a re-run after an edit may take before it is stopped
   // and live re-runs pause until the learner presses Run.
   liveRunMs: 3000,
+  // How long a starting Python may go without a word to the page (a download's
+  // progress, a phase) before its worker is taken for stalled: a fresh one is
+  // started, and if that stalls too, Python could not start (Run tries again).
+  bootStallMs: 60000,
   // How long Python may load before its progress bar shows: a load from the
   // browser's caches is over sooner, and shows none.
   progressDelayMs: 500,

@@ -14,7 +14,9 @@
 // keeps Pyodide's script compiled for the next load (script-cache.js).
 //
 // The worker starts on the first start() or run(), not before: a page of many
-// playgrounds downloads Python only once one of them is wanted.
+// playgrounds downloads Python only once one of them is wanted. A worker that
+// falls silent while it starts (deadlines.bootStallMs) is replaced by a fresh
+// one; if that stalls too, Python could not start, and Run tries again.
 // While a first worker downloads Python, it tells how much has arrived
 // (`progress`, a "progress" event here), then the phase "starting Python".
 //
@@ -36,6 +38,7 @@ import { checkMessage, countOutput, Malformed, parseBatch, parsePlots, parseResu
 import { keepScriptsForNextLoad } from "./script-cache.js";
 
 const INTERRUPT_EVERY_MS = 50;
+const STALL_CHECK_MS = 1000;
 // The page's build (build.py), which every worker it starts must be of.
 const NEW_VERSION = "a new version of the playground is on the site: reload the page to use it";
 const SIGINT = 2;
@@ -55,6 +58,7 @@ export class Runtime extends EventTarget {
     this.failedToStart = false;
     this.wasm = null;
     this.memory = null;
+    this.stalls = 0; // starts in a row that fell silent
   }
 
   /** True when Stop can interrupt Python rather than restart it. */
@@ -87,7 +91,9 @@ export class Runtime extends EventTarget {
 
   spawn() {
     this.ready = false;
-    this.spawnedAt = performance.now();
+    this.spawnedAt = this.heardAt = performance.now();
+    clearInterval(this.stallCheck);
+    this.stallCheck = setInterval(() => this.checkStall(), STALL_CHECK_MS);
     this.buffer = interruptBuffer();
     // A worker that is handed on what the one before had learns so from its name,
     // at once: the boot message can come only after it has streamed in its wasm.
@@ -200,10 +206,27 @@ export class Runtime extends EventTarget {
       // Python could not start: the runs waiting for it end, saying so, and the
       // next run() tries again in a fresh worker.
       this.failedToStart = true;
+      clearInterval(this.stallCheck);
+      this.stalls = 0;
       this.setPhase(`failed: ${cause}`);
       const error = `Python could not start: ${cause}\nPress Run to try again.\n`;
       for (const job of this.queue.splice(0)) job.resolve({ status: "error", error, line: null, tables: [] });
       this.noteIdle();
+    }
+  }
+
+  /** A worker silent for deadlines.bootStallMs while it starts is replaced, once in a row;
+   *  a second silent start is a failure to start. */
+  checkStall() {
+    if (this.ready) return clearInterval(this.stallCheck);
+    const silentMs = performance.now() - this.heardAt;
+    if (silentMs < deadlines.bootStallMs) return;
+    const silent = `nothing came from it for ${Math.round(silentMs / 1000)} s`;
+    if (++this.stalls === 1) {
+      console.warn(`Python stalled as it started (${silent}): starting it again`);
+      this.restart(undefined, "starting Python again (the last start stalled)");
+    } else {
+      this.fail(`Python stalled as it started, twice (${silent})`);
     }
   }
 
@@ -220,6 +243,7 @@ export class Runtime extends EventTarget {
 
   handle(message) {
     checkMessage(message);
+    this.heardAt = performance.now();
     const { type, id } = message;
     const job = this.current;
     if ((type === "progress" || type === "phase" || type === "ready") && this.ready) {
@@ -233,6 +257,7 @@ export class Runtime extends EventTarget {
       this.fail(NEW_VERSION); // a worker of another build: nothing of it is run or kept
     } else if (type === "ready") {
       this.ready = true;
+      this.stalls = 0;
       this.wasm = message.wasm ?? this.wasm; // for the next worker's Python
       this.memory = message.memory;
       this.setPhase("ready");
