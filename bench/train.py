@@ -2,7 +2,7 @@
 in the page, with its loss plotted every step and its decision regions every 10th, against
 the same loop without plotting.
 
-    python bench/train.py [--runs N]     (after `python build.py`; uses .venv's Playwright)
+    python bench/train.py [--runs N] [--against DIR]    (after `python build.py`)
 
 Both programs run in one browser, taking turns (plotting, not plotting, then the other
 way round), each run in a fresh page, after a first run that plots one point (so that
@@ -10,20 +10,23 @@ starting the page, its editor and the charts' chunk is over). Before Run, the pa
 let settle as a learner's has by the time they press it (a second, then until the page
 is idle): CodeMirror parses the code just put in the editor in idle time, which would
 otherwise land in the run's first frames. For each run: the run's time in Python (the
-runner's `ms`), the time from Run to the run's end with its charts drawn, and the
-page's longest main-thread task meanwhile (Chromium's 'longtask' entries, which are of
-50 ms or more: "none" means every task was shorter). Medians over the runs, and the
-worst longest task; then what plotting costs Python: the median over the turns of the
-plotting run's time against the same turn's run without plotting. Targets: plotting
-costs at most 10%; no task of 50 ms or more while the charts stream.
+runner's `ms`), the time from Run to the run's end with its charts drawn, the time the
+page's main thread spent on tasks meanwhile (Chromium's TaskDuration), and its longest
+task (Chromium's 'longtask' entries, which are of 50 ms or more: "none" means every task
+was shorter). Medians over the runs, and the worst longest task; then what plotting
+costs Python: the median over the turns of the plotting run's time against the same
+turn's run without plotting; and the main thread's extra time for the charts, against
+Python's time (the CPU they take from Python where every core is busy). Targets:
+plotting costs at most 10%; no task of 50 ms or more while the charts stream.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+from pathlib import Path
 
-from browser import TIMEOUT_MS, served_browser, wait_for_state
+from browser import TIMEOUT_MS, load_build, served_browser, wait_for_state
 from flood import OBSERVE_LONG_TASKS, ms_or_none
 
 FIRST = "plot('warm-up', 1)\n"
@@ -88,14 +91,18 @@ SETTLE = """() => new Promise((done) => {
 })"""
 SETTLE_MS = 5_000
 
-# Run `code`: the runner's ms, the ms from Run to the run's end with its charts drawn,
-# the longest task while the charts streamed (from Run to the last batch but one: the
-# last comes with the run's end, whose result the page then shows, tables and all), and
-# the longest task from Run to the end (0: none of 50 ms or more).
-RUN = """async (code) => {
-  const el = document.querySelector("autograd-playground");
-  el.code = code;
+# Put `code` in the editor and let the page settle.
+PREPARE = """async (code) => {
+  document.querySelector("autograd-playground").code = code;
   await (SETTLE)();
+}""".replace("SETTLE", SETTLE % SETTLE_MS)
+
+# Run the code in the editor: the runner's ms, the ms from Run to the run's end with its
+# charts drawn, the longest task while the charts streamed (from Run to the last batch but
+# one: the last comes with the run's end, whose result the page then shows, tables and
+# all), and the longest task from Run to the end (0: none of 50 ms or more).
+RUN = """async () => {
+  const el = document.querySelector("autograd-playground");
   const batches = [];
   const add = el.plots.add;
   el.plots.add = (batch) => (batches.push(performance.now()), add.call(el.plots, batch));
@@ -107,10 +114,17 @@ RUN = """async (code) => {
   const longest = (to) => Math.max(0, ...window.longTasks
     .filter(([at]) => at >= start && at <= to).map(([, ms]) => ms));
   return [result.ms, end - start, longest(batches.at(-2) ?? start), longest(end)];
-}""".replace("SETTLE", SETTLE % SETTLE_MS)
+}"""
 
 
-def measure(browser, site: str, code: str) -> tuple[float, float, float, float]:
+def main_thread_ms(cdp) -> float:
+    """How long the page's main thread has run tasks so far (Chromium's TaskDuration)."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return next(m["value"] for m in metrics if m["name"] == "TaskDuration") * 1000
+
+
+def measure(browser, site: str, code: str) -> tuple[float, ...]:
+    """RUN's figures for `code` in a fresh page, and the main thread's time in the run."""
     context = browser.new_context()
     try:
         context.set_default_timeout(TIMEOUT_MS)
@@ -118,8 +132,13 @@ def measure(browser, site: str, code: str) -> tuple[float, float, float, float]:
         page = context.new_page()
         page.goto(site)
         wait_for_state(page, "ready")
-        page.evaluate(RUN, FIRST)
-        return page.evaluate(RUN, code)
+        for program in (FIRST, code):
+            page.evaluate(PREPARE, program)
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Performance.enable")
+            before = main_thread_ms(cdp)
+            figures = page.evaluate(RUN)
+        return (*figures, main_thread_ms(cdp) - before)
     finally:
         context.close()
 
@@ -127,26 +146,47 @@ def measure(browser, site: str, code: str) -> tuple[float, float, float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=4, help="fresh pages per program")
+    parser.add_argument("--against", type=Path, help="another build's dist/, measured in turns")
     args = parser.parse_args()
     plotting, quiet = PROGRAMS
-    results: dict[str, list] = {plotting: [], quiet: []}
     with served_browser() as (browser, site):
+        builds = {"this build": site}
+        if args.against:
+            server, builds[str(args.against)] = load_build().start_in_background(args.against)
+        results = {build: {plotting: [], quiet: []} for build in builds}
         for turn in range(args.runs):
-            for name in (plotting, quiet) if turn % 2 == 0 else (quiet, plotting):
-                results[name].append(measure(browser, site, PROGRAMS[name]))
-    print(f"{'program':<48} {'Python':>9} {'Run to drawn':>13} "
+            order = 1 if turn % 2 == 0 else -1
+            for build in list(builds)[::order]:
+                for name in (plotting, quiet)[::order]:
+                    results[build][name].append(measure(browser, builds[build], PROGRAMS[name]))
+        if args.against:
+            server.shutdown()
+    for build, programs in results.items():
+        if args.against:
+            print(f"{build}:")
+        report(programs[plotting], programs[quiet])
+
+
+def report(plotting: list[tuple[float, ...]], quiet: list[tuple[float, ...]]) -> None:
+    """Each program's medians, then what plotting costs, turn by turn."""
+    print(f"{'program':<48} {'Python':>9} {'Run to drawn':>13} {'main thread':>12} "
           f"{'longest task streaming':>24} {'to the end':>12}   (medians; worst)")
-    for name, runs in results.items():
+    for name, runs in zip(PROGRAMS, (plotting, quiet), strict=True):
         columns = list(zip(*runs, strict=True))
-        python, wall, streaming, whole = (statistics.median(c) for c in columns)
+        python, wall, streaming, whole, main_thread = (statistics.median(c) for c in columns)
         tasks = [f"{ms_or_none(median)} ({ms_or_none(max(c))})"
                  for median, c in [(streaming, columns[2]), (whole, columns[3])]]
-        print(f"{name:<48} {python:>6.0f} ms {wall:>10.0f} ms {tasks[0]:>24} {tasks[1]:>12}")
+        print(f"{name:<48} {python:>6.0f} ms {wall:>10.0f} ms {main_thread:>9.0f} ms "
+              f"{tasks[0]:>24} {tasks[1]:>12}")
     # Each plotting run against the run without plotting of its turn, just before or after.
-    costs = [plot[0] / alone[0] - 1
-             for plot, alone in zip(results[plotting], results[quiet], strict=True)]
+    costs = [plot[0] / alone[0] - 1 for plot, alone in zip(plotting, quiet, strict=True)]
     print(f"plotting costs Python {statistics.median(costs):+.0%} "
           f"(per turn: {', '.join(f'{c:+.0%}' for c in costs)})", flush=True)
+    # The page's own work for the charts, which on a machine whose cores are all busy
+    # takes CPU time from Python: the main thread's extra time, against Python's.
+    extra = [(plot[4] - alone[4]) / plot[0] for plot, alone in zip(plotting, quiet, strict=True)]
+    print(f"drawing the charts takes the page's main thread {statistics.median(extra):.1%} "
+          f"of Python's time (per turn: {', '.join(f'{e:.1%}' for e in extra)})", flush=True)
 
 
 if __name__ == "__main__":

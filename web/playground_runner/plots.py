@@ -32,8 +32,11 @@ from engine.nn import MLP, Layer, Neuron, Weights, float_weights
 
 from .caps import TITLE_CHARS, text_of
 
-FLUSH_SECONDS = 0.03
-"""How often at most the points gathered go to the page: a frame or two of the page's."""
+FLUSH_SECONDS = 0.1
+"""How often at most the points gathered go to the page: ten times a second. Each message
+is a redraw of the charts, the page's main thread's time (uPlot's canvas, its text),
+which a machine whose cores are all busy takes from Python; a chart redrawn more often
+looks no more alive (bench/train.py prints what the redraws cost)."""
 BATCH_POINTS = 2_000
 """A message holds at most this many points: the page takes in a message in one task."""
 MAX_SERIES = 12
