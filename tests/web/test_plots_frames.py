@@ -10,8 +10,8 @@ import json
 from .conftest import NEVER_MS, set_deadlines
 from .test_plots import chart, run_with_detail
 
-# Frames five times a second: the runner sends a batch every 30 ms or so, so that
-# several batches come between two frames. Frame callbacks run in the order they were
+# Frames twice a second: the runner sends a batch every 100 ms or so (FLUSH_SECONDS),
+# so that several batches come between two frames. Frame callbacks run in the order they were
 # asked for, as the browser's do, a frame counter's first (asked for before the run).
 SLOW_FRAMES = """() => {
   const frame = requestAnimationFrame.bind(window);
@@ -23,7 +23,7 @@ SLOW_FRAMES = """() => {
     const due = callbacks;
     callbacks = new Map();
     for (const callback of due.values()) callback(now);
-  }), 200);
+  }), 500);
 }"""
 
 # Around the charts' draw: in which frame each draws, and how many batches came.
