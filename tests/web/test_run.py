@@ -101,6 +101,19 @@ def test_the_output_follows_its_end_unless_the_learner_scrolls_up(playground):
     assert playground.wait_for("stopped") == "stopped"
 
 
+def test_a_scroll_up_whose_event_is_yet_to_come_is_not_undone_by_the_next_draw(playground):
+    output = playground.element.locator(".output").element_handle()
+    assert playground.run("for i in range(300): print(i)") == "done"
+    playground.page.wait_for_function(AT_END, arg=output)
+    # In one task: more output waits, the learner scrolls up, and the output draws, all
+    # before the scroll's event (which comes with the next frame).
+    playground.element.evaluate(
+        "el => { el.output.append('stdout', 'more\\n'); el.output.root.scrollTop = 0;"
+        " el.output.draw(); }")
+    assert output.evaluate("o => o.scrollTop") == 0
+    assert playground.output.endswith("299\nmore\n")
+
+
 def test_nan_and_infinities_show_as_such_with_full_values_on_hover(playground):
     code = (
         "from engine import Graph, MakeValue\n"

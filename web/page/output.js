@@ -44,6 +44,7 @@ export class OutputView {
     this.block = null;
     this.spans = 0;
     this.following = true;
+    this.scrolledTo = null; // where the last draw scrolled the box to
     this.root.replaceChildren();
     this.settle();
   }
@@ -74,7 +75,20 @@ export class OutputView {
     }
     if (this.waits()) this.frame.schedule();
     else this.settle();
-    if (this.following && !document.hidden) this.root.scrollTop = this.root.scrollHeight;
+    if (this.following && !document.hidden) this.follow();
+  }
+
+  /** Scroll to the end, unless the learner scrolled up since the last draw put it there:
+   *  a scroll's event comes with the next frame, and on a busy machine a draw (on its
+   *  timer) can come first. */
+  follow() {
+    const root = this.root;
+    if (this.scrolledTo !== null && root.scrollTop < this.scrolledTo - 4) {
+      this.following = false;
+      return;
+    }
+    root.scrollTop = root.scrollHeight;
+    this.scrolledTo = root.scrollTop;
   }
 
   /** Draw the start of the first thing waiting, as much as the budget and its block allow. */
