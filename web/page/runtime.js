@@ -21,7 +21,9 @@
 // (`progress`, a "progress" event here), then the phase "starting Python".
 //
 // Learner code runs in the worker, so the page trusts none of it: the worker
-// talks over a MessagePort only the two of them hold, every message is
+// talks over a MessagePort only the two of them hold (and, once Python is ready,
+// through a mailbox of shared memory where the page can have one, which a key's
+// press does not hold back: ../shared/mailbox.js), every message is
 // checked (protocol.js), only the run in flight gets output and a result, and
 // a malformed message ends that run as an error in a fresh worker. A run's
 // result counts once the worker answers a ping after it: a worker the code
@@ -33,6 +35,7 @@
 // check would otherwise slow the painting of the result.
 
 import { deadlines } from "./deadlines.js";
+import { newMailbox, readMailbox } from "../shared/mailbox.js";
 import { moduleWorker } from "../shared/module-worker.js";
 import { checkMessage, countOutput, Malformed, parseBatch, parsePlots, parseResult } from "./protocol.js";
 import { keepScriptsForNextLoad } from "./script-cache.js";
@@ -101,12 +104,15 @@ export class Runtime extends EventTarget {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.port.onmessage = (event) => this.receive(event.data);
+    this.closeMailbox?.();
+    const mailbox = newMailbox();
+    this.closeMailbox = mailbox && readMailbox(mailbox, (message) => this.receive(message));
     this.worker.addEventListener("error", (event) =>
       this.fail(`the Python worker failed to start: ${event.message ?? "unknown error"}`),
     );
     const { wasm, memory } = this;
     this.memory = null; // the worker's now, until it hands it back
-    const boot = { type: "boot", port: port2, interrupt: this.buffer, wasm, memory, build: BUILD_ID };
+    const boot = { type: "boot", port: port2, interrupt: this.buffer, mailbox, wasm, memory, build: BUILD_ID };
     this.worker.postMessage(boot, memory ? [port2, memory] : [port2]);
   }
 
@@ -181,6 +187,8 @@ export class Runtime extends EventTarget {
     this.failedToStart = false;
     this.worker.terminate();
     this.port.close();
+    this.closeMailbox?.();
+    this.closeMailbox = null;
     this.spawn();
     this.setPhase(phase);
     if (this.current) this.finish(result);

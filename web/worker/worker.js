@@ -10,6 +10,8 @@
 // Its name:      "python", or "python (restarted)" when the boot message hands on the
 //                wasm (and maybe the memory) of the worker before
 // Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer,
+//                 mailbox?: SharedArrayBuffer,  where the page waits for what this worker says
+//                                               once ready (../shared/mailbox.js)
 //                 wasm?: WebAssembly.Module, memory?: ArrayBuffer}  from the worker before,
 //                 build}                        the page's build, which must be this worker's
 // Port in:       {type: "run", id, code, checks}  checks: the exercise's, a list of Python texts
@@ -18,7 +20,8 @@
 //                {type: "tidy"}               the page has painted the last result: the standard
 //                                             library is put back now (a run sent before it is
 //                                             put back first, all the same)
-// Port out:      {type: "progress", received, total}  bytes of Python's files downloaded so far,
+// Out, over the port until "ready", then through the mailbox where the page gave one:
+//                {type: "progress", received, total}  bytes of Python's files downloaded so far,
 //                                             and of all, at most every 100 ms (downloads.js)
 //                {type: "phase", phase}       "starting Python" (all is downloaded), "installing
 //                                             the engine" (after a fresh boot)
@@ -41,6 +44,7 @@
 // restored from it, in the Cache Storage for the next load (snapshot-cache.js).
 
 import { Downloads } from "./downloads.js";
+import { mailboxSender } from "../shared/mailbox.js";
 import { moduleWorker } from "../shared/module-worker.js";
 import { writePythonFiles } from "./python-files.js";
 import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./snapshot-cache.js";
@@ -449,14 +453,14 @@ function imported(path, module) {
   return module;
 }
 
-async function handle(data, page) {
+async function handle(data, say) {
   const site = await started;
   if (data.type === "run") {
     putBack(); // before micropip's import, which saves what it finds as pristine
     if (!micropip && MENTIONS_MICROPIP.test(data.code)) await loadMicropip(site);
     if (interrupt) interrupt[0] = 0; // a Stop that came after the last run ended
-    const send = (batch) => post(page, { type: "output", id: data.id, batch });
-    const sendPlots = (batch) => post(page, { type: "plots", id: data.id, batch });
+    const send = (batch) => say({ type: "output", id: data.id, batch });
+    const sendPlots = (batch) => say({ type: "plots", id: data.id, batch });
     const globals = globalsNow();
     reached = [];
     const result = runCode(data.code, send, data.checks, reach, sendPlots);
@@ -465,12 +469,12 @@ async function handle(data, page) {
     if (change) reach(`the worker's JavaScript: ${change} was changed`);
     // No result: Pyodide failed fatally and cannot run anything more.
     if (typeof result !== "string") throw new Error("Python stopped working");
-    post(page, { type: "result", id: data.id, result, reached });
+    say({ type: "result", id: data.id, result, reached });
   } else if (data.type === "ping") {
     // A new task, even when the ping came in while the run awaited micropip: after
     // the code's `js.close()`, the worker runs no more tasks, so it never answers.
     await new Promise((next) => later(next));
-    post(page, { type: "pong", id: data.id });
+    say({ type: "pong", id: data.id });
     // The standard library is put back once the page has painted the result ("tidy"),
     // else before the next run, whichever comes first.
     untidy = true;
@@ -518,13 +522,18 @@ function restoreGlobals(before) {
   }
 }
 
-/** Answer the page over its port, one message at a time, in order, even across awaits. */
+/**
+ * Answer the page, one message at a time, in order, even across awaits: over its
+ * port until Python is ready, then through the mailbox where the page gave one
+ * (../shared/mailbox.js), else the port still.
+ */
 async function serve() {
   const boot = await booted;
-  const { port: page, interrupt: buffer } = boot;
+  const { port: page, interrupt: buffer, mailbox } = boot;
+  let say = (message) => post(page, message);
   const fail = (error) => {
     downloads.stop();
-    post(page, { type: "failed", message: toString(error?.stack ?? error) });
+    say({ type: "failed", message: toString(error?.stack ?? error) });
   };
   let queue = started
     .then(() => {
@@ -536,10 +545,11 @@ async function serve() {
       watchRealm(); // before any learner code
       const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory, build: BUILD_ID };
       post(page, ready, restoredMemory ? [restoredMemory] : []);
+      if (mailbox) say = mailboxSender(mailbox);
     })
     .catch(fail);
   page.onmessage = (event) => {
     const data = dataOf(event);
-    queue = queue.then(() => handle(data, page)).catch(fail);
+    queue = queue.then(() => handle(data, say)).catch(fail);
   };
 }
