@@ -38,10 +38,16 @@ MEASURE = """el => {
   const latency = { start: null, times: [] };
   el.latency = latency;
   const root = el.shadowRoot;
-  const step = (e) => { latency.start ??= e.timeStamp; };
+  const step = (e) => {  // a raw move and its pointermove are one step, of one timeStamp
+    if (e.timeStamp === latency.stamp) return;
+    latency.stamp = e.timeStamp;
+    latency.start ??= e.timeStamp;
+  };
   const key = (e) => e.altKey && e.key === "ArrowUp" && step(e);
   root.addEventListener("keydown", key, { capture: true });
-  root.addEventListener("pointermove", (e) => e.buttons && step(e), { capture: true });
+  const moved = (e) => e.buttons && step(e);
+  root.addEventListener("pointerrawupdate", moved, { capture: true });  // a drag's step, first
+  root.addEventListener("pointermove", moved, { capture: true });
   new MutationObserver(() => {
     const from = latency.start;
     if (from === null) return;

@@ -143,6 +143,24 @@ def test_dragging_a_number_changes_it_and_one_undo_puts_it_back(playground):
     assert "MakeValue(g, 10.0," in playground.code
 
 
+def test_a_drag_steps_its_number_on_the_pointers_raw_move_before_its_pointermove(playground):
+    # Chromium sends a move's pointermove with the next frame, its pointerrawupdate at
+    # once: the step (and its live run) is taken on the second.
+    playground.element.evaluate(
+        """el => {
+          el.codeAtMoves = [];
+          el.shadowRoot.addEventListener("pointermove", () => el.codeAtMoves.push(el.code),
+                                         { capture: true });
+        }""")
+    box = literal(playground, "10.0").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    playground.page.mouse.move(x, y)
+    playground.page.mouse.down()
+    playground.page.mouse.move(x + 40, y)  # ten steps of 4 px, in one move
+    playground.page.mouse.up()
+    assert "MakeValue(g, 11.0," in playground.element.evaluate("el => el.codeAtMoves.at(-1)")
+
+
 def test_a_click_on_a_number_puts_the_cursor_there(playground):
     literal(playground, "10.0").click()
     cursor = playground.element.evaluate("el => el.view.state.selection.main.head")

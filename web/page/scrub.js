@@ -164,6 +164,12 @@ const dragging = ViewPlugin.fromClass(
       pointerdown(event) {
         return this.down(event);
       },
+      // Where the browser has it (Chromium), the pointer's raw moves: a pointermove
+      // waits for the next frame, so a step, and its live run, would start up to a
+      // frame later. The pointermove that follows finds the step already taken.
+      pointerrawupdate(event) {
+        this.move(event);
+      },
       pointermove(event) {
         this.move(event);
       },

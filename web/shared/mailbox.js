@@ -8,7 +8,10 @@
 // and for the next to be painted. A wake-up from Atomics.waitAsync is not held back,
 // so the result is in the first frame it can be.
 //
-// The mailbox is a ring of bytes: each message, as JSON, after its length (4 bytes).
+// The mailbox is a ring of bytes. A message is two parts, each after its length (4
+// bytes): JSON of [its longest string field's name, the rest of it], then that field's
+// text as it is (a run's result or output is JSON already, and long: sent as a string
+// inside JSON, it would be escaped, then parsed, once more on each side).
 // The worker writes on without waiting for the page, unless the ring is full (then it
 // waits until the page has read some, as a port's queue would grow instead); the page
 // wakes when bytes come, reads all there are, and hands on each whole message, in order.
@@ -30,9 +33,9 @@ export function newMailbox() {
 }
 
 /**
- * The page's side: hands each message of `mailbox` to `deliver` (a parsed JSON value,
- * or undefined for text that is not JSON), in order, until the returned function is
- * called to stop.
+ * The page's side: hands each message of `mailbox` to `deliver` (an object, or
+ * undefined for bytes that are not a message), in order, until the returned function
+ * is called to stop.
  */
 export function readMailbox(mailbox, deliver) {
   const counters = new Int32Array(mailbox, 0, 2);
@@ -46,25 +49,33 @@ export function readMailbox(mailbox, deliver) {
     const count = (written - read) | 0;
     const upToEnd = Math.min(count, CAPACITY_BYTES - from);
     // Copies: TextDecoder reads no shared memory, and the worker may write here next.
-    pending = joined(pending, ring.slice(from, from + upToEnd), ring.slice(0, count - upToEnd));
+    const parts = [ring.slice(from, from + upToEnd)];
+    if (count > upToEnd) parts.push(ring.slice(0, count - upToEnd));
+    if (pending.length) parts.unshift(pending);
+    pending = parts.length === 1 ? parts[0] : joined(parts);
     read = written;
     Atomics.store(counters, READ, read);
     Atomics.notify(counters, READ);
+    const view = new DataView(pending.buffer, pending.byteOffset, pending.length);
+    const text = (at, length) => decoder.decode(pending.subarray(at, at + length));
     let at = 0;
-    const view = new DataView(pending.buffer);
-    while (pending.length - at >= LENGTH_BYTES) {
-      const length = view.getUint32(at, true);
-      if (pending.length - at - LENGTH_BYTES < length) break;
-      const text = decoder.decode(pending.subarray(at + LENGTH_BYTES, at + LENGTH_BYTES + length));
-      at += LENGTH_BYTES + length;
-      hand(text);
+    for (;;) {
+      const head = lengthAt(view, at);
+      const body = lengthAt(view, at + LENGTH_BYTES + head);
+      if (head === null || body === null) break;
+      const bodyAt = at + 2 * LENGTH_BYTES + head;
+      if (pending.length < bodyAt + body) break;
+      hand(text(at + LENGTH_BYTES, head), () => text(bodyAt, body));
+      at = bodyAt + body;
     }
-    pending = pending.slice(at);
+    pending = pending.subarray(at);
   };
-  const hand = (text) => {
+  const hand = (head, body) => {
     let message;
     try {
-      message = JSON.parse(text);
+      const [field, rest] = JSON.parse(head);
+      message = rest;
+      if (typeof field === "string") message[field] = body();
     } catch {
       message = undefined;
     }
@@ -95,7 +106,12 @@ export function readMailbox(mailbox, deliver) {
   };
 }
 
-function joined(...parts) {
+/** The length at `at` of `view`, or null if its bytes have not all come. */
+function lengthAt(view, at) {
+  return view.byteLength - at >= LENGTH_BYTES ? view.getUint32(at, true) : null;
+}
+
+function joined(parts) {
   const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;
   for (const part of parts) {
@@ -148,12 +164,26 @@ export function mailboxSender(mailbox) {
       notify(counters, WRITTEN);
     }
   };
-  return (message) => {
-    const data = encode(json(message));
+  const send = (text) => {
+    const data = encode(text);
     const total = lengthOf(data);
     for (let i = 0; i < LENGTH_BYTES; i++) lengthBytes[i] = (total >>> (8 * i)) & 0xff;
     write(lengthBuffer, LENGTH_BYTES);
     write(bufferOf(data), total);
+  };
+  return (message) => {
+    const keys = keysOf(message);
+    let field = null;
+    for (let i = 0; i < keys.length; i++) {
+      const value = message[keys[i]];
+      if (typeof value === "string" && (field === null || value.length > message[field].length)) field = keys[i];
+    }
+    let rest = "";
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== field) rest += (rest ? "," : "") + stringify(keys[i]) + ":" + json(message[keys[i]]);
+    }
+    send(`[${json(field)},{${rest}}]`);
+    send(field === null ? "" : message[field]);
   };
 }
 
