@@ -59,7 +59,7 @@ export function readMailbox(mailbox, deliver) {
     const view = new DataView(pending.buffer, pending.byteOffset, pending.length);
     const text = (at, length) => decoder.decode(pending.subarray(at, at + length));
     let at = 0;
-    for (;;) {
+    while (open) { // a message can close the mailbox: Python restarted, the rest is the old one's
       const head = lengthAt(view, at);
       const body = lengthAt(view, at + LENGTH_BYTES + head);
       if (head === null || body === null) break;
