@@ -359,6 +359,24 @@ def paste_into_address_bar(playground: Playground, url: str) -> None:
     })""", url)
 
 
+def test_an_unreadable_link_pasted_while_a_live_run_is_in_flight_is_said_after_its_output(
+    playground, site
+):
+    # The live run's first output clears the last run's: the note about the link is
+    # part of the run in flight's output, and stays.
+    playground.code = "n = 0\n"
+    playground.run()
+    playground.element.locator(".cm-content").click()
+    playground.page.keyboard.press("Control+a")
+    slow = "for i in range(3_000_000):\n    pass\nprint('after the loop')\n"
+    playground.page.keyboard.insert_text(slow)  # one edit, so one live run
+    playground.wait_for("running")
+    paste_into_address_bar(playground, f"{site}#code=%%%not-base64")
+    assert playground.wait_for(*FINAL_STATES) == "done"
+    assert "could not be read" in playground.output
+    assert playground.output.endswith("after the loop\n")
+
+
 def test_a_link_pasted_into_the_open_page_opens_as_a_draft_beside_the_learners_own(
     playground, site
 ):

@@ -60,9 +60,10 @@ def test_what_comes_after_a_message_that_restarts_python_is_not_taken(playground
     # The run reaches in: its result restarts Python. Its ping's answer comes after it,
     # and with the page busy both are in the mailbox when the page wakes: the answer is
     # the old worker's, and taken it would end no run ("a message for no run").
-    playground.start("import sys\nframe = sys._getframe()\nprint('ran')\n")
-    playground.page.evaluate(
-        "() => { const end = performance.now() + 3000; while (performance.now() < end); }")
+    playground.code = "import sys\nframe = sys._getframe()\nprint('ran')\n"
+    playground.element.evaluate(  # the run is sent, then the page is busy for 3 s
+        "el => { el.run(); const end = performance.now() + 3000;"
+        " while (performance.now() < end); }")
     playground.wait_for("done")
     assert "starting a fresh Python (the last run reached into the playground itself: " \
            "sys._getframe, line 2)" in playground.status

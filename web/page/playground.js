@@ -268,7 +268,12 @@ class AutogradPlayground extends HTMLElement {
    *  as a draft beside the learner's code; an unreadable link says so and changes nothing. */
   openLink() {
     const linked = codeFromLink();
-    if (linked instanceof Error) this.print("error", `${linked.message}\n`);
+    if (linked instanceof Error) {
+      // Into the output of a run in flight, if any: a live run's first output would
+      // otherwise clear it, as it clears the last run's.
+      const print = this.state === "running" ? this.job.print : (stream, text) => this.print(stream, text);
+      print("error", `${linked.message}\n`);
+    }
     if (typeof linked !== "string") return;
     this.keeper.openLink(linked);
     this.live?.pause(LINK_WAITS);
