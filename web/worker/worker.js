@@ -51,8 +51,6 @@ import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./sn
 import { MAX_SNAPSHOT_BYTES, unpack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
 import { realmChange, watchRealm } from "./realm.js";
-import { WarmUp } from "./warm-up.js";
-import example from "../shared/example.py";
 
 // Taken before any learner code runs, which can reach every built-in (`import js`):
 // what this worker says and hears goes through these, whatever a run patches.
@@ -537,10 +535,7 @@ async function serve() {
     downloads.stop();
     say({ type: "failed", message: toString(error?.stack ?? error) });
   };
-  let queue = null;
-  const enqueue = (task) => (queue = queue.then(task).catch(fail));
-  const warmUp = RESTARTED ? null : new WarmUp(enqueue, runExampleUnseen);
-  queue = started
+  let queue = started
     .then(() => {
       sameBuild(boot);
       if (buffer) {
@@ -551,21 +546,10 @@ async function serve() {
       const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory, build: BUILD_ID };
       post(page, ready, restoredMemory ? [restoredMemory] : []);
       if (mailbox) say = mailboxSender(mailbox);
-      warmUp?.start();
     })
     .catch(fail);
   page.onmessage = (event) => {
     const data = dataOf(event);
-    warmUp?.heard();
-    enqueue(() => handle(data, say));
+    queue = queue.then(() => handle(data, say)).catch(fail);
   };
-}
-
-/** Run the chapter's example as a learner's run is run, with its output unseen (warm-up.js). */
-function runExampleUnseen() {
-  const ignore = () => {};
-  putBack();
-  runCode(example, ignore, [], ignore, ignore);
-  untidy = true;
-  putBack();
 }
