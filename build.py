@@ -390,7 +390,7 @@ def bundle() -> None:
     run(esbuild(), PAGE / "layout-worker.js", *common)
     pyodide_script = content_addressed(f"pyodide/{PYODIDE_SCRIPT}",
                                        WEB / "node_modules" / "pyodide" / PYODIDE_SCRIPT)
-    run(esbuild(), WORKER / "worker.js", *common, "--external:./pyodide/*",
+    run(esbuild(), WORKER / "worker.js", *common, "--external:./pyodide/*", "--loader:.py=text",
         f"--define:PYODIDE_SCRIPT={json.dumps('./' + pyodide_script)}")
     # Not the charts' chunk (uPlot): a page downloads it only once one of its runs plots.
     chunks = sorted(f"chunks/{p.name}" for p in (DIST / "chunks").glob("*.js")

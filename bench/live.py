@@ -6,10 +6,12 @@ STEPS steps, for the chapter's example (6 nodes) and for a graph of 1,000 nodes.
 
 A step's time runs from the key's (or the pointer's) event to the first frame after the
 table's cells change (the frame that paints them), measured in the page. Each round
-measures in a fresh page. With --against, another build's dist/ (DIR) is served beside
-this one and measured in turns with it, in the same browser (the order swapped every
-round), so that both see the same noise; the last lines give each build's range over
-the rounds.
+measures in a fresh page, whose steps start as soon as its first run has ended; and
+the chapter's Alt+Up once more in another fresh page, after READ_S seconds in which the
+learner reads it (and the worker warms Python up: web/worker/warm-up.js). With
+--against, another build's dist/ (DIR) is served beside this one and measured in turns
+with it, in the same browser (the order swapped every round), so that both see the same
+noise; the last lines give each build's range over the rounds.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from playwright.sync_api import Browser, Page
 
 STEPS = 40
 TARGET_P95_MS = 50  # the chapter's example
+READ_S = 3
 THOUSAND_NODES = """from engine import Graph, MakeValue, VMul, VTanh, Backward
 
 g = Graph()
@@ -108,14 +111,20 @@ def row(name: str, times: list[float]) -> str:
     return f"   {name:<44} p50 {p50:5.1f} ms   p95 {p95:5.1f} ms"
 
 
-def measure_page(browser: Browser, url: str) -> dict[str, list[float]]:
-    """Each case's step times, in a fresh page of the build served at `url`."""
+def fresh_page(browser: Browser, url: str) -> Page:
+    """A new page of the build served at `url`, its example run once, its steps measured."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(url)
     wait_for_state(page, "ready")
     page.get_by_role("button", name="Run", exact=True).click()
     wait_for_state(page, "done")
     page.locator("autograd-playground").evaluate(MEASURE)
+    return page
+
+
+def measure_page(browser: Browser, url: str) -> dict[str, list[float]]:
+    """Each case's step times, in fresh pages of the build served at `url`."""
+    page = fresh_page(browser, url)
     times = {
         "chapter's example (6 nodes), Alt+Up": by_key(page, "10.0"),
         "chapter's example (6 nodes), drag": by_drag(page, "-3.0"),
@@ -126,6 +135,10 @@ def measure_page(browser: Browser, url: str) -> dict[str, list[float]]:
     wait_for_state(page, "done")
     times["1,000 nodes, Alt+Up"] = by_key(page, "0.9")
     times["1,000 nodes, drag"] = by_drag(page, "0.5")
+    page.close()
+    page = fresh_page(browser, url)
+    page.wait_for_timeout(READ_S * 1000)
+    times[f"chapter's, Alt+Up after {READ_S} s of reading"] = by_key(page, "10.0")
     page.close()
     return times
 

@@ -41,7 +41,7 @@ from browser import ROOT, TIMEOUT_MS, returning_visitor, served_browser, wait_fo
 from playwright.sync_api import Browser, BrowserContext, Page
 
 MLP = ROOT / "tests" / "web" / "programs" / "mlp_100k.py"
-EXAMPLE = ROOT / "web" / "page" / "example.py"
+EXAMPLE = ROOT / "web" / "shared" / "example.py"
 PAGE_SIZES = (1, 10)
 SNAPSHOT = "**/snapshot/memory.gz"
 # A returning visitor's earlier visits last this long after their first result (a

@@ -28,7 +28,7 @@ from .test_loading import delay_bar, run_at_once, slow_link
 
 AXE = build.WEB / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-EXAMPLE_WITH_BACKWARD = (build.PAGE / "example.py").read_text(encoding="utf-8")
+EXAMPLE_WITH_BACKWARD = (build.WEB / "shared" / "example.py").read_text(encoding="utf-8")
 
 
 def share_fragment(code: str) -> str:

@@ -9,7 +9,7 @@ import playground_runner as runner
 from playground_runner.tables import MAX_STEP_NODES
 from tests.web.runs import run
 
-WITH_BACKWARD = (build.PAGE / "example.py").read_text(encoding="utf-8")  # ends in Backward
+WITH_BACKWARD = (build.WEB / "shared" / "example.py").read_text(encoding="utf-8")  # Backward last
 EXAMPLE = WITH_BACKWARD.replace("Backward(g, e)\n", "")  # the graph, every grad still zero
 
 

@@ -132,9 +132,11 @@ export function createEditor({ parent, root, doc, onChange, onScrub, readOnly = 
     root,
     doc,
     dispatchTransactions(transactions, view) {
-      const { state } = transactions.at(-1);
-      if (state.doc !== view.state.doc && transactions.some((tr) => tr.isUserEvent("input.scrub"))) {
-        onScrub?.(state.doc.toString());
+      // The new text only (newDoc): the new state, whose fields re-parse the code, comes
+      // in view.update, once the step's run is on its way.
+      const doc = transactions.at(-1).newDoc;
+      if (doc !== view.state.doc && transactions.some((tr) => tr.isUserEvent("input.scrub"))) {
+        onScrub?.(doc.toString());
       }
       view.update(transactions);
     },

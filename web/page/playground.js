@@ -32,7 +32,7 @@
 import { authoredCode, authoredExercise, playgroundKey } from "./authored.js";
 import { deadlines } from "./deadlines.js";
 import { element } from "./dom.js";
-import example from "./example.py";
+import example from "../shared/example.py";
 import { Exercise } from "./exercise.js";
 import exerciseCss from "./exercise.css";
 import { Keeper } from "./keeper.js";

@@ -51,6 +51,8 @@ import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./sn
 import { MAX_SNAPSHOT_BYTES, unpack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
 import { realmChange, watchRealm } from "./realm.js";
+import { WarmUp } from "./warm-up.js";
+import example from "../shared/example.py";
 
 // Taken before any learner code runs, which can reach every built-in (`import js`):
 // what this worker says and hears goes through these, whatever a run patches.
@@ -535,7 +537,10 @@ async function serve() {
     downloads.stop();
     say({ type: "failed", message: toString(error?.stack ?? error) });
   };
-  let queue = started
+  let queue = null;
+  const enqueue = (task) => (queue = queue.then(task).catch(fail));
+  const warmUp = RESTARTED ? null : new WarmUp(enqueue, runExampleUnseen);
+  queue = started
     .then(() => {
       sameBuild(boot);
       if (buffer) {
@@ -546,10 +551,21 @@ async function serve() {
       const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory, build: BUILD_ID };
       post(page, ready, restoredMemory ? [restoredMemory] : []);
       if (mailbox) say = mailboxSender(mailbox);
+      warmUp?.start();
     })
     .catch(fail);
   page.onmessage = (event) => {
     const data = dataOf(event);
-    queue = queue.then(() => handle(data, say)).catch(fail);
+    warmUp?.heard();
+    enqueue(() => handle(data, say));
   };
+}
+
+/** Run the chapter's example as a learner's run is run, with its output unseen (warm-up.js). */
+function runExampleUnseen() {
+  const ignore = () => {};
+  putBack();
+  runCode(example, ignore, [], ignore, ignore);
+  untidy = true;
+  putBack();
 }

@@ -14,7 +14,7 @@ from tests.web.engines.playground import Playground
 from tests.web.pages import CoursePages, course_page, playground
 from tests.web.test_run import CHAPTER_ROWS, chapter_grads
 
-EXAMPLE = Path(__file__).parents[3] / "web" / "page" / "example.py"
+EXAMPLE = Path(__file__).parents[3] / "web" / "shared" / "example.py"
 # With the suite spread over processes, these run in one of them, one at a time:
 # Firefox's Marionette listens on one fixed port.
 pytestmark = pytest.mark.xdist_group("other-engines")
