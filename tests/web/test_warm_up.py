@@ -71,3 +71,31 @@ def test_a_restarted_worker_does_not_warm_up(playground):
     page.wait_for_timeout(IDLE_MS + 2 * took)
     assert warm_ups(restarted) == []
     assert playground.state == "done"
+
+
+# Keeps the page's Stop buffer (runtime.js: the one shared buffer of 4 bytes) in reach.
+KEEP_STOP_BUFFER = """
+globalThis.SharedArrayBuffer = class extends SharedArrayBuffer {
+  constructor(...args) {
+    super(...args);
+    if (this.byteLength === 4) globalThis.stopBuffer = new Int32Array(this);
+  }
+};
+"""
+SIGINT = 2
+
+
+def test_a_stop_signalled_while_the_worker_warms_up_is_not_for_its_runs(new_context, site):
+    """The page repeats a Stop's signal until the end of the stopped run reaches it,
+    which can be after the worker has gone on to a warm-up run: that signal is not for
+    it, and it neither stops the warm-up nor breaks Python."""
+    context = new_context()
+    context.add_init_script(KEEP_STOP_BUFFER)
+    playground = Playground(context.new_page()).open(site)
+    page = playground.page
+    page.evaluate(f"globalThis.signalling = setInterval(() => (stopBuffer[0] = {SIGINT}), 1)")
+    wait_for_warm_ups(page, python_worker(page), WARM_RUNS)
+    page.evaluate("clearInterval(signalling)")
+    assert playground.state == "ready"
+    assert playground.run(EXAMPLE) == "done"
+    assert playground.output.startswith("e = 0.99")

@@ -561,11 +561,24 @@ async function serve() {
   };
 }
 
-/** Run the chapter's example as a learner's run is run, with its output unseen (warm-up.js). */
+/**
+ * Run the chapter's example as a learner's run is run, with its output unseen (warm-up.js).
+ * No Stop is for it: the page repeats a Stop's signal until the end of the stopped run
+ * reaches it, which can be after this worker has gone on to a warm-up run. So Python does
+ * not read the signal meanwhile (the next run of the learner's clears it), and one it had
+ * read just before ends this warm-up run alone.
+ */
 function runExampleUnseen() {
   const ignore = () => {};
-  putBack();
-  runCode(example, ignore, [], ignore, ignore);
-  untidy = true;
-  putBack();
+  pyodide.setInterruptBuffer(undefined);
+  try {
+    putBack();
+    untidy = true;
+    runCode(example, ignore, [], ignore, ignore);
+    putBack();
+  } catch (error) {
+    if (error?.type !== "KeyboardInterrupt") throw error;
+  } finally {
+    if (interrupt) pyodide.setInterruptBuffer(interrupt);
+  }
 }
