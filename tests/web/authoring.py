@@ -13,7 +13,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import build
@@ -32,6 +32,12 @@ def authors_wheel() -> Path:
     return build.package_wheel(build.venv_python())
 
 
+def press_run(element: Locator) -> None:
+    """Press the playground's Run by its event, not by aiming the pointer: the page moves
+    as its other playgrounds start, and a click aimed before that can land elsewhere."""
+    element.get_by_role("button", name="Run", exact=True).dispatch_event("click")
+
+
 def run_every_playground(page: Page) -> dict[str, dict]:
     """Run each playground of the page in order, as a learner would by pressing Run (one
     with `autorun` is waited for instead); returns each one's state, output and table
@@ -41,7 +47,7 @@ def run_every_playground(page: Page) -> dict[str, dict]:
     for id_ in ids:
         element = page.locator(f"#{id_}")
         if element.get_attribute("autorun") is None:
-            element.get_by_role("button", name="Run", exact=True).click()
+            press_run(element)
         page.wait_for_function(
             "([id, states]) => states.includes(document.getElementById(id).dataset.state)",
             arg=[id_, list(FINAL_STATES)], timeout=BOOT_MS + RUN_MS)
@@ -99,7 +105,7 @@ def do_the_exercise(page: Page, id_: str) -> dict:
 
     def run() -> dict:
         element.evaluate("el => (el.lastCheck = null)")
-        element.get_by_role("button", name="Run", exact=True).click()
+        press_run(element)
         try:
             page.wait_for_function("id => document.getElementById(id).lastCheck !== null",
                                    arg=id_, timeout=BOOT_MS + RUN_MS)
