@@ -39,11 +39,16 @@ RECORD_DRAWS = """el => {
   plots.add = (batch) => (el.batches++, add(batch));
 }"""
 
+# At least 5 ms a step, on any machine: 3 s in all, over which batches come faster than
+# frames however fast the machine (a step of fixed work took under a second, busy).
 STREAM = """
+import time
 for i in range(600):
     plot('loss', 1 / (i + 1))
     plot('accuracy', i / 600, chart='loss')
-    sum(range(20_000))  # a few ms a step
+    start = time.perf_counter()
+    while time.perf_counter() - start < 0.005:
+        pass
 """
 
 
