@@ -17,6 +17,7 @@ for a host other than 127.0.0.1 to a proxy of the tests' own (`proxy`).
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import Any, Protocol
 from unittest import mock
@@ -32,6 +33,10 @@ import build
 
 # How much of Firefox's log a timeout shows.
 LOG_LINES = 40
+
+# How long WebKitGTK's session may take to start before it is tried once more. Its
+# driver once waited 95 minutes on a MiniBrowser that was gone, with no error.
+WEBKIT_START_S = 90
 
 
 class Element(Protocol):
@@ -113,11 +118,25 @@ class WebKit:
         options.add_argument("--automation")
         options.add_argument(f"--proxy=http://127.0.0.1:{proxy}")
         options.add_argument("--ignore-host=127.0.0.1")
+        try:
+            self.driver = self.start(options, display)
+        except Exception:  # noqa: BLE001 - whatever stopped it, one more try
+            self.driver = self.start(options, display)
+
+    @staticmethod
+    def start(options: Options, display: str) -> webdriver.WebKitGTK:
+        """A session, or an error once WEBKIT_START_S have passed: the driver is then
+        killed, which ends the request that waits on it."""
         # The driver path is given, so Selenium Manager has nothing to download.
         service = Service(
             executable_path=str(build.WEBKIT_DRIVER), env={**os.environ, "DISPLAY": display}
         )
-        self.driver = webdriver.WebKitGTK(options=options, service=service)
+        deadline = threading.Timer(WEBKIT_START_S, lambda: service.process.kill())
+        deadline.start()
+        try:
+            return webdriver.WebKitGTK(options=options, service=service)
+        finally:
+            deadline.cancel()
 
     def open(self, url: str) -> None:
         self.driver.get(url)
