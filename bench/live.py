@@ -51,11 +51,28 @@ MEASURE = """el => {
   const moved = (e) => e.buttons && step(e);
   root.addEventListener("pointerrawupdate", moved, { capture: true });  // a drag's step, first
   root.addEventListener("pointermove", moved, { capture: true });
+  // Whether the page is inside an animation frame's callbacks (where it takes a result in
+  // by then: runtime.js), whose changes that frame paints: from the first callback to the
+  // frame's layout, which a toggled size makes a ResizeObserver mark.
+  let inFrame = false;
+  const marker = document.body.appendChild(document.createElement("div"));
+  marker.style.cssText = "position: absolute; width: 1px; height: 1px; visibility: hidden";
+  new ResizeObserver(() => (inFrame = false)).observe(marker);
+  const frame = requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => frame((time) => {
+    if (!inFrame) marker.style.width = marker.style.width === "1px" ? "2px" : "1px";
+    inFrame = true;
+    callback(time);
+  });
+  const painted = (from) => () => latency.times.push(performance.now() - from);
   new MutationObserver(() => {
     const from = latency.start;
     if (from === null) return;
     latency.start = null;
-    requestAnimationFrame(() => setTimeout(() => latency.times.push(performance.now() - from)));
+    // A change inside a frame's callbacks is painted by that frame, and a task runs
+    // only after it; else by the next frame, after whose callbacks a task comes after it.
+    if (inFrame) setTimeout(painted(from));
+    else frame(() => setTimeout(painted(from)));
   }).observe(el.tables.root, { subtree: true, childList: true, characterData: true });
 }"""
 

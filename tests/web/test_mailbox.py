@@ -1,7 +1,8 @@
 """What the Python worker says of a run reaches a cross-origin isolated page through
 shared memory (web/shared/mailbox.js), not as posted messages, which Chromium holds
 back after each key and click until it has drawn the next frame; without isolation,
-through the port, as before."""
+through the port, as before. While a run is in flight, the page also takes what has
+come as each frame starts, so that a result in by then is painted in that frame."""
 
 from tests.web.conftest import RUN_MS
 
@@ -23,6 +24,24 @@ Object.defineProperty(MessagePort.prototype, "onmessage", {
 });
 """
 
+HOLD_WAKE_UPS = """
+// The mailbox's wake-ups never come: a stand-in for Chromium's running them only after
+// the frame it draws for a key's edit, without its end.
+const waitAsync = Atomics.waitAsync;
+globalThis.heldWakeUps = 0;
+Atomics.waitAsync = (...args) => {
+  const waiting = waitAsync(...args);
+  if (!waiting.async) return waiting;
+  globalThis.heldWakeUps++;
+  return { async: true, value: new Promise(() => {}) };
+};
+"""
+
+
+def hold_wake_ups(context) -> None:
+    context.add_init_script(HOLD_WAKE_UPS)
+
+
 # Longer than the mailbox (1 MiB): each "€" is six characters of JSON in the runner's
 # batch, and seven once the batch is itself a string in the message.
 LONG_LINE = "€" * 240_000
@@ -39,6 +58,16 @@ def test_a_run_ends_with_its_output_and_table_while_posted_messages_are_held(
     assert playground.output.startswith("e = 0.99")
     assert [row[1] for row in playground.rows()] == ["a", "b", "c", "#3", "#4", "#5"]
     assert playground.page.evaluate("heldMessages") == 0
+
+
+def test_a_run_ends_with_its_output_and_table_taken_as_frames_start(open_playground, site):
+    playground = open_playground(site, setup=hold_wake_ups)
+    assert playground.page.evaluate("heldWakeUps") > 0
+    assert playground.run() == "done"
+    assert playground.output.startswith("e = 0.99")
+    assert [row[1] for row in playground.rows()] == ["a", "b", "c", "#3", "#4", "#5"]
+    assert playground.run("print('next')") == "done"
+    assert playground.output == "next\n"
 
 
 def test_a_message_longer_than_the_mailbox_comes_whole_and_in_order(playground):

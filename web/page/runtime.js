@@ -62,6 +62,8 @@ export class Runtime extends EventTarget {
     this.wasm = null;
     this.memory = null;
     this.stalls = 0; // starts in a row that fell silent
+    this.mailbox = null; // {close, take} (../shared/mailbox.js), where the page has one
+    this.framing = false; // taking the mailbox's messages at each frame too
   }
 
   /** True when Stop can interrupt Python rather than restart it. */
@@ -104,9 +106,9 @@ export class Runtime extends EventTarget {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.port.onmessage = (event) => this.receive(event.data);
-    this.closeMailbox?.();
+    this.mailbox?.close();
     const mailbox = newMailbox();
-    this.closeMailbox = mailbox && readMailbox(mailbox, (message) => this.receive(message));
+    this.mailbox = mailbox && readMailbox(mailbox, (message) => this.receive(message));
     this.worker.addEventListener("error", (event) =>
       this.fail(`the Python worker failed to start: ${event.message ?? "unknown error"}`),
     );
@@ -160,6 +162,20 @@ export class Runtime extends EventTarget {
     this.port.postMessage({ type: "run", id, code, checks });
     this.port.postMessage({ type: "ping", id });
     this.current.begin();
+    this.takeEachFrame();
+  }
+
+  /** While a run is in flight, what the worker said is also taken as each frame starts,
+   *  so that a result in by then is painted in that frame (mailbox.js). */
+  takeEachFrame() {
+    if (this.framing || !this.mailbox) return;
+    this.framing = true;
+    const frame = () => {
+      this.mailbox?.take();
+      if (this.current && this.mailbox) requestAnimationFrame(frame);
+      else this.framing = false;
+    };
+    requestAnimationFrame(frame);
   }
 
   finish(result) {
@@ -187,8 +203,8 @@ export class Runtime extends EventTarget {
     this.failedToStart = false;
     this.worker.terminate();
     this.port.close();
-    this.closeMailbox?.();
-    this.closeMailbox = null;
+    this.mailbox?.close();
+    this.mailbox = null;
     this.spawn();
     this.setPhase(phase);
     if (this.current) this.finish(result);

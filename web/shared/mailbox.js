@@ -15,6 +15,12 @@
 // The worker writes on without waiting for the page, unless the ring is full (then it
 // waits until the page has read some, as a port's queue would grow instead); the page
 // wakes when bytes come, reads all there are, and hands on each whole message, in order.
+//
+// Chromium still runs that wake-up after the frame it has to draw for a key's edit (and
+// after the next, for the key's release): a result that was in before the frame then
+// waited for it, and was painted a frame later. So while a run is in flight, the page
+// also takes what has come at the start of each frame (`take`), where what it changes
+// is painted in that same frame.
 
 const WRITTEN = 0; // Int32 counters of the bytes written and read so far (they wrap)
 const READ = 1;
@@ -34,8 +40,8 @@ export function newMailbox() {
 
 /**
  * The page's side: hands each message of `mailbox` to `deliver` (an object, or
- * undefined for bytes that are not a message), in order, until the returned function
- * is called to stop.
+ * undefined for bytes that are not a message), in order, as they come, until `close()`;
+ * `take()` hands on at once those that have come.
  */
 export function readMailbox(mailbox, deliver) {
   const counters = new Int32Array(mailbox, 0, 2);
@@ -85,6 +91,10 @@ export function readMailbox(mailbox, deliver) {
       reportError(error); // as for a port's listener: the next message still comes
     }
   };
+  const take = () => {
+    const written = Atomics.load(counters, WRITTEN);
+    if (open && written !== read) takeAll(written);
+  };
   (async () => {
     let since = performance.now();
     while (open) {
@@ -96,14 +106,14 @@ export function readMailbox(mailbox, deliver) {
         await new Promise((next) => setTimeout(next));
         since = performance.now();
       }
-      const written = Atomics.load(counters, WRITTEN);
-      if (open && written !== read) takeAll(written);
+      take();
     }
   })();
-  return () => {
+  const close = () => {
     open = false;
     Atomics.notify(counters, WRITTEN); // the loop's wait ends, and sees it is closed
   };
+  return { close, take };
 }
 
 /** The length at `at` of `view`, or null if its bytes have not all come. */
