@@ -12,7 +12,7 @@ import json
 
 from playwright.sync_api import BrowserContext
 
-from tests.web.conftest import FINAL_STATES, Playground
+from tests.web.conftest import FINAL_STATES, NEVER_MS, Playground, set_deadlines
 
 from .test_accessibility import axe_violations, readable
 
@@ -368,6 +368,7 @@ def test_an_unreadable_link_pasted_while_a_live_run_is_in_flight_is_said_after_i
     # part of the run in flight's output, and stays.
     playground.code = "n = 0\n"
     playground.run()
+    set_deadlines(playground.page, liveRunMs=NEVER_MS)  # the loop is not stopped, however slow
     playground.element.locator(".cm-content").click()
     playground.page.keyboard.press("Control+a")
     slow = "for i in range(3_000_000):\n    pass\nprint('after the loop')\n"
