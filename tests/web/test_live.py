@@ -84,6 +84,35 @@ def test_alt_arrows_step_a_number_and_undo_puts_it_back(playground):
     wait_for_a(playground, "2.1")
 
 
+def test_a_live_step_changes_the_picture_from_one_drawing_to_the_next_with_no_empty_frame(
+    playground,
+):
+    playground.run()
+    drawn = "el => el.shadowRoot.querySelector('.picture').dataset.state === 'drawn'"
+    playground.page.wait_for_function(
+        f"() => ({drawn})(document.querySelector('autograd-playground'))", timeout=RUN_MS)
+    playground.element.evaluate("""el => {
+        el.framesWithAPicture = [];
+        const look = () => {
+          el.framesWithAPicture.push(!!el.shadowRoot.querySelector('.picture-frame svg'));
+          requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+    }""")
+    put_cursor_after(playground, "MakeValue(g, 2")
+    for tenth in range(1, 6):
+        playground.page.keyboard.press("Alt+ArrowUp")
+        playground.page.wait_for_function(
+            f"""() => {{ const el = document.querySelector('autograd-playground');
+                const a = "svg.graph g.value[data-node='0'] .data-line";
+                return ({drawn})(el)
+                  && el.shadowRoot.querySelector(a).textContent === 'data 2.{tenth}'; }}""",
+            timeout=RUN_MS)
+    frames = playground.element.evaluate("el => el.framesWithAPicture")
+    assert len(frames) > 5
+    assert frames.count(False) == 0
+
+
 def test_alt_arrows_away_from_a_number_still_move_the_line(playground):
     playground.code = "x = 1\ny = 2\n"
     put_cursor_after(playground, "y")

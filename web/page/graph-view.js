@@ -93,7 +93,9 @@ export class GraphView {
     this.grads = table?.grad ?? [];
     this.top = gradScale(this.grads);
     this.marks = { selected: null, current: null, targets: new Set() };
-    this.frame.replaceChildren();
+    // The drawing before stays until this table's replaces it: a live step's picture
+    // changes from one drawing to the next, with no empty frame between.
+    if (!table?.count) this.frame.replaceChildren();
     this.root.hidden = !table?.count; // no graph (or no node), no picture
     this.note.textContent = "";
     this.root.dataset.state = "empty";
@@ -152,6 +154,7 @@ export class GraphView {
         this.whole = false; // too tangled to lay out whole: show around one node instead
         return this.draw();
       }
+      this.frame.replaceChildren();
       this.note.textContent = `The picture could not be drawn: ${error.message ?? error}`;
       this.root.dataset.state = "failed";
       return;
