@@ -290,6 +290,7 @@ def test_two_tabs_on_two_links_each_keep_their_own_edit_through_undo_and_closing
         "() => document.querySelector('autograd-playground').code"
         " !== \"print('first link, edited')\"")
     undone = first.code
+    assert undone != "print('first link, edited')"
     draft_saved(first, undone)
     assert "print('second link, edited')" in drafts(first)
     close(second)

@@ -3,7 +3,11 @@ dragged or stepped with Alt+↑ / Alt+↓; a run that takes too long pauses live
 
 import base64
 
+from playwright.sync_api import expect
+
 from tests.web.conftest import RUN_MS, set_deadlines
+
+from .test_graph import box, run_and_draw
 
 # A debounce longer than the few keys of an edit take, so that only the edited code runs,
 # not the half-typed line between (a SyntaxError run of its own).
@@ -87,10 +91,7 @@ def test_alt_arrows_step_a_number_and_undo_puts_it_back(playground):
 def test_a_live_step_changes_the_picture_from_one_drawing_to_the_next_with_no_empty_frame(
     playground,
 ):
-    playground.run()
-    drawn = "el => el.shadowRoot.querySelector('.picture').dataset.state === 'drawn'"
-    playground.page.wait_for_function(
-        f"() => ({drawn})(document.querySelector('autograd-playground'))", timeout=RUN_MS)
+    run_and_draw(playground)
     playground.element.evaluate("""el => {
         el.framesWithAPicture = [];
         const look = () => {
@@ -102,12 +103,8 @@ def test_a_live_step_changes_the_picture_from_one_drawing_to_the_next_with_no_em
     put_cursor_after(playground, "MakeValue(g, 2")
     for tenth in range(1, 6):
         playground.page.keyboard.press("Alt+ArrowUp")
-        playground.page.wait_for_function(
-            f"""() => {{ const el = document.querySelector('autograd-playground');
-                const a = "svg.graph g.value[data-node='0'] .data-line";
-                return ({drawn})(el)
-                  && el.shadowRoot.querySelector(a).textContent === 'data 2.{tenth}'; }}""",
-            timeout=RUN_MS)
+        expect(box(playground, 0).locator(".data-line")).to_have_text(
+            f"data 2.{tenth}", timeout=RUN_MS)  # the new drawing, which replaced the last
     frames = playground.element.evaluate("el => el.framesWithAPicture")
     assert len(frames) > 5
     assert frames.count(False) == 0

@@ -93,13 +93,14 @@ export class GraphView {
     this.grads = table?.grad ?? [];
     this.top = gradScale(this.grads);
     this.marks = { selected: null, current: null, targets: new Set() };
-    // The drawing before stays until this table's replaces it: a live step's picture
-    // changes from one drawing to the next, with no empty frame between.
-    if (!table?.count) this.frame.replaceChildren();
-    this.root.hidden = !table?.count; // no graph (or no node), no picture
+    const drawable = table?.count > 0;
+    this.root.hidden = !drawable; // no graph (or no node), no picture
     this.note.textContent = "";
     this.root.dataset.state = "empty";
-    if (table && table.count > 0) this.draw();
+    // The drawing before stays until this table's replaces it: a live step's picture
+    // changes from one drawing to the next, with no empty frame between.
+    if (drawable) this.draw();
+    else this.frame.replaceChildren();
   }
 
   setGrads(grads) {
