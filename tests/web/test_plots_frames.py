@@ -103,6 +103,9 @@ def forced_layouts(trace: bytes) -> list[list[dict]]:
 
 def test_frames_that_make_and_draw_streaming_charts_force_no_layout(playground, browser):
     assert playground.run("plot('loss', 1)\n") == "done"  # the charts' code loaded
+    # Drawn in frames only, however late: a draw on outputFrameMs's timer, between two
+    # frames, is a task whose writes the next frame's first read would lay out.
+    set_deadlines(playground.page, outputFrameMs=NEVER_MS)
     playground.code = FOREVER
     browser.start_tracing(page=playground.page, categories=TRACED)
     try:
