@@ -274,6 +274,32 @@ def test_a_reload_after_editing_a_links_code_shows_the_edit_and_the_next_keystro
     assert linked.code == MINE
 
 
+def tell_of_its_own_save(playground: Playground) -> None:
+    """Fire the storage event of the save the page holds of each link's draft, as a browser
+    can for a tab reloaded just after it saved."""
+    playground.page.evaluate("""key => Object.keys(localStorage).filter(k => k.startsWith(key))
+        .forEach(k => dispatchEvent(new StorageEvent("storage",
+            {key: k, newValue: localStorage.getItem(k), storageArea: localStorage})))""",
+                             KEY + ":link")
+
+
+def test_a_reloaded_tab_told_of_the_save_it_made_before_the_reload_changes_nothing(
+    playground, site
+):
+    linked = friends_code_edited_in_a_tab(playground, site)
+    linked.page.reload()
+    linked.wait_for("ready")
+    tell_of_its_own_save(linked)
+    assert "yours is kept" in notice(linked)
+    append_code(linked, "!")
+    tell_of_its_own_save(linked)  # while the learner's "!" waits to be saved
+    draft_saved(linked, "print('the friend's code, edited')!")
+    assert linked.code == "print('the friend's code, edited')!"
+    assert switch(linked).input_value() == "link"
+    assert "another tab" not in notice(linked)
+    assert switch(linked).locator("option").count() == 2  # yours and the link's: nothing kept
+
+
 def test_two_tabs_on_two_links_each_keep_their_own_edit_through_undo_and_closing(playground, site):
     context = playground.page.context
     first = open_tab(context, f"{site}#code={encoded(FRIENDS)}")

@@ -161,6 +161,9 @@ export class Keeper {
     const record = kind ? parse(newValue) : null;
     if (!record) return;
     const target = this.slots.find((s) => s.key === key);
+    // A save this tab holds already is no news: a reloaded tab can be told of the save
+    // its page made before the reload.
+    if (target && isSave(target, record)) return;
     if (target) this.overwritten(target, record);
     else this.add({ key, kind, ...record });
     this.flush();
@@ -233,6 +236,11 @@ function save(slot) {
   const { code, link, before } = slot;
   const record = { code, savedAt, basedOn: slot.savedAt, link, before };
   if (store.set(slot.key, JSON.stringify(record))) Object.assign(slot, { savedAt, dirty: false });
+}
+
+/** Whether `record` is the save `slot` was last saved as or read from. */
+function isSave(slot, record) {
+  return record.savedAt === slot.savedAt && record.code === slot.code;
 }
 
 /** A kept code, {code, savedAt, ...}; plain text is code kept before times were noted. */
