@@ -8,7 +8,6 @@ tab is closed).
 from __future__ import annotations
 
 import base64
-import json
 
 from playwright.sync_api import BrowserContext
 
@@ -216,18 +215,19 @@ def test_a_tab_with_an_unsaved_edit_keeps_it_and_is_told_of_the_other_tabs_save(
     second = open_tab(first.page.context, site)
     type_code(second, "print('second tab')")
     saved(second, "print('second tab')")
-    # The other tab's save arrives while this tab's edit is not yet saved.
-    record = json.dumps({"code": "print('second tab')", "savedAt": 0})
-    first.element.evaluate("""(el, [key, record]) => {
+    # The other tab saves again while this tab's edit is not yet saved: its save is written
+    # here as it would write it, then told.
+    first.element.evaluate("""(el, [key, code]) => {
         el.code = "print('first tab, unsaved')";
-        const event = {key, newValue: record, storageArea: localStorage};
-        dispatchEvent(new StorageEvent("storage", event));
-    }""", [KEY, record])
+        const basedOn = JSON.parse(localStorage.getItem(key)).savedAt;
+        localStorage.setItem(key, JSON.stringify({code, savedAt: Date.now(), basedOn}));
+        dispatchEvent(new StorageEvent("storage", {key, storageArea: localStorage}));
+    }""", [KEY, "print('second tab, again')"])
     assert first.code == "print('first tab, unsaved')"
     assert "changed in another tab" in notice(first)
     close(first)
     reopened = open_tab(second.page.context, site)
-    assert reopened.code == "print('second tab')"
+    assert reopened.code == "print('second tab, again')"
     assert switch(reopened).locator("option").all_inner_texts()[1].startswith(
         "Your code before another tab's edit (saved")  # what the first tab typed, kept beside it
     switch(reopened).select_option("before")
@@ -274,26 +274,31 @@ def test_a_reload_after_editing_a_links_code_shows_the_edit_and_the_next_keystro
     assert linked.code == MINE
 
 
-def tell_of_its_own_save(playground: Playground) -> None:
-    """Fire the storage event of the save the page holds of each link's draft, as a browser
-    can for a tab reloaded just after it saved."""
-    playground.page.evaluate("""key => Object.keys(localStorage).filter(k => k.startsWith(key))
-        .forEach(k => dispatchEvent(new StorageEvent("storage",
-            {key: k, newValue: localStorage.getItem(k), storageArea: localStorage})))""",
-                             KEY + ":link")
+def tell_of_a_save(playground: Playground, earlier_code: str | None = None) -> None:
+    """Fire a storage event for each link's draft: of the save the page holds, as a browser
+    can for a tab reloaded just after it saved, or of an earlier save of `earlier_code`, as
+    an event that came late."""
+    playground.page.evaluate("""([key, earlier]) => {
+        for (const k of Object.keys(localStorage).filter(k => k.startsWith(key))) {
+            const held = JSON.parse(localStorage.getItem(k));
+            const told = earlier === null ? held
+                : {...held, code: earlier, savedAt: held.savedAt - 1000, basedOn: undefined};
+            dispatchEvent(new StorageEvent("storage",
+                {key: k, newValue: JSON.stringify(told), storageArea: localStorage}));
+        }
+    }""", [KEY + ":link", earlier_code])
 
 
-def test_a_reloaded_tab_told_of_the_save_it_made_before_the_reload_changes_nothing(
-    playground, site
-):
+def test_a_tab_told_of_a_save_it_holds_or_of_an_earlier_one_changes_nothing(playground, site):
     linked = friends_code_edited_in_a_tab(playground, site)
     linked.page.reload()
     linked.wait_for("ready")
-    tell_of_its_own_save(linked)
+    tell_of_a_save(linked)
     assert "yours is kept" in notice(linked)
     append_code(linked, "!")
-    tell_of_its_own_save(linked)  # while the learner's "!" waits to be saved
+    tell_of_a_save(linked, "print('the friend")  # while the learner's "!" waits to be saved
     draft_saved(linked, "print('the friend's code, edited')!")
+    tell_of_a_save(linked, "print('the friend")
     assert linked.code == "print('the friend's code, edited')!"
     assert switch(linked).input_value() == "link"
     assert "another tab" not in notice(linked)

@@ -155,14 +155,14 @@ export class Keeper {
     return slot === this.active ? this.editor.code : slot.code;
   }
 
-  /** Another tab saved one of this playground's codes. */
-  onStorage({ key, newValue, storageArea }) {
+  /** Another tab saved one of this playground's codes. What it saved is read from storage,
+   *  not from the event: an event can come late, after a later save, or be of a save this
+   *  tab holds already (a reloaded tab can be told of the save its page made before). */
+  onStorage({ key, storageArea }) {
     const kind = storageArea === localStorage ? kindOf(key, this.key) : null;
-    const record = kind ? parse(newValue) : null;
+    const record = kind ? parse(store.get(key)) : null;
     if (!record) return;
     const target = this.slots.find((s) => s.key === key);
-    // A save this tab holds already is no news: a reloaded tab can be told of the save
-    // its page made before the reload.
     if (target && isSave(target, record)) return;
     if (target) this.overwritten(target, record);
     else this.add({ key, kind, ...record });
