@@ -303,6 +303,9 @@ def test_a_tab_told_of_a_save_it_holds_or_of_an_earlier_one_changes_nothing(play
     assert switch(linked).input_value() == "link"
     assert "another tab" not in notice(linked)
     assert switch(linked).locator("option").count() == 2  # yours and the link's: nothing kept
+    linked.element.locator(".cm-content").press("Control+z")  # the same editor: "!" undone
+    draft_saved(linked, "print('the friend's code, edited')")
+    assert linked.code == "print('the friend's code, edited')"
 
 
 def test_two_tabs_on_two_links_each_keep_their_own_edit_through_undo_and_closing(playground, site):
