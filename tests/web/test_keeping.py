@@ -234,6 +234,22 @@ def test_a_tab_with_an_unsaved_edit_keeps_it_and_is_told_of_the_other_tabs_save(
     assert reopened.code == "print('first tab, unsaved')"
 
 
+def test_a_tab_whose_last_edit_left_its_code_as_saved_follows_the_other_tabs_save(playground):
+    type_code(playground, MINE)
+    saved(playground, MINE)
+    # An edit that leaves the code as it was saved (the code set to itself), then the other
+    # tab's save, edited from this one's, told before this tab saves again.
+    playground.element.evaluate("""(el, [key, code]) => {
+        el.code = el.code;
+        const basedOn = JSON.parse(localStorage.getItem(key)).savedAt;
+        localStorage.setItem(key, JSON.stringify({code, savedAt: Date.now(), basedOn}));
+        dispatchEvent(new StorageEvent("storage", {key, storageArea: localStorage}));
+    }""", [KEY, "print('edited in another tab')"])
+    assert playground.code == "print('edited in another tab')"
+    assert notice(playground) == "Updated from another tab."
+    assert switch(playground).locator("option").count() == 1  # nothing kept: nothing typed
+
+
 def test_a_link_never_runs_by_itself(open_playground, site):
     url = f"{site}embed.html?autorun#code={encoded(FRIENDS)}"
     opened = Playground(open_playground(site).page.context.new_page())

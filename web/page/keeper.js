@@ -171,7 +171,9 @@ export class Keeper {
 
   /** `target` was saved over by another tab, with `record`. */
   overwritten(target, record) {
-    const typing = target.dirty;
+    // The learner is typing where the code shown differs from its last save (an edit can
+    // leave the text as it was).
+    const typing = target.dirty && this.textOf(target) !== target.code;
     const followed = !typing && record.basedOn === target.savedAt; // edited from this tab's
     const kept = followed ? null : this.keepBefore(target, record.code, "another tab's edit");
     Object.assign(target, record, { dirty: false });
