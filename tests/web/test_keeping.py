@@ -96,6 +96,17 @@ def listen_for_save(playground: Playground, text: str) -> None:
                              text)
 
 
+def edit_then_hear_another_tab_save(playground: Playground, edit: str, code: str) -> None:
+    """Set the code to `edit`, and at once, before the page saves it, hear another tab's
+    save of `code`, edited from the save kept now: written as that tab writes it, then told."""
+    playground.element.evaluate("""(el, [key, edit, code]) => {
+        el.code = edit;
+        const basedOn = JSON.parse(localStorage.getItem(key)).savedAt;
+        localStorage.setItem(key, JSON.stringify({code, savedAt: Date.now(), basedOn}));
+        dispatchEvent(new StorageEvent("storage", {key, storageArea: localStorage}));
+    }""", [KEY, edit, code])
+
+
 def heard(playground: Playground) -> None:
     playground.page.evaluate("() => window.heard")
 
@@ -215,14 +226,9 @@ def test_a_tab_with_an_unsaved_edit_keeps_it_and_is_told_of_the_other_tabs_save(
     second = open_tab(first.page.context, site)
     type_code(second, "print('second tab')")
     saved(second, "print('second tab')")
-    # The other tab saves again while this tab's edit is not yet saved: its save is written
-    # here as it would write it, then told.
-    first.element.evaluate("""(el, [key, code]) => {
-        el.code = "print('first tab, unsaved')";
-        const basedOn = JSON.parse(localStorage.getItem(key)).savedAt;
-        localStorage.setItem(key, JSON.stringify({code, savedAt: Date.now(), basedOn}));
-        dispatchEvent(new StorageEvent("storage", {key, storageArea: localStorage}));
-    }""", [KEY, "print('second tab, again')"])
+    # The other tab saves again while this tab's edit is not yet saved.
+    edit_then_hear_another_tab_save(first, "print('first tab, unsaved')",
+                                    "print('second tab, again')")
     assert first.code == "print('first tab, unsaved')"
     assert "changed in another tab" in notice(first)
     close(first)
@@ -239,12 +245,7 @@ def test_a_tab_whose_last_edit_left_its_code_as_saved_follows_the_other_tabs_sav
     saved(playground, MINE)
     # An edit that leaves the code as it was saved (the code set to itself), then the other
     # tab's save, edited from this one's, told before this tab saves again.
-    playground.element.evaluate("""(el, [key, code]) => {
-        el.code = el.code;
-        const basedOn = JSON.parse(localStorage.getItem(key)).savedAt;
-        localStorage.setItem(key, JSON.stringify({code, savedAt: Date.now(), basedOn}));
-        dispatchEvent(new StorageEvent("storage", {key, storageArea: localStorage}));
-    }""", [KEY, "print('edited in another tab')"])
+    edit_then_hear_another_tab_save(playground, MINE, "print('edited in another tab')")
     assert playground.code == "print('edited in another tab')"
     assert notice(playground) == "Updated from another tab."
     assert switch(playground).locator("option").count() == 1  # nothing kept: nothing typed
