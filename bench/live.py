@@ -6,9 +6,11 @@ STEPS steps, for the chapter's example (6 nodes) and for a graph of 1,000 nodes.
 
 A step's time runs from the key's (or the pointer's) event to the first frame after the
 table's cells change (the frame that paints them), measured in the page. Each round
-measures in a fresh page, whose steps start as soon as its first run has ended; and
-the chapter's Alt+Up once more in another fresh page, after READ_S seconds in which the
-learner reads it (and the worker warms Python up: web/worker/warm-up.js). With
+measures in a fresh page, whose steps start as soon as its first run has ended; the
+chapter's Alt+Up once more in another fresh page, after READ_S seconds in which the
+learner reads it (and the worker warms Python up: web/worker/warm-up.js); and once more
+at once on a returning visitor's second visit, whose browser kept what it compiled on
+the first (Python's optimized WebAssembly, the page's scripts). With
 --against, another build's dist/ (DIR) is served beside this one and measured in turns
 with it, in the same browser (the order swapped every round), so that both see the same
 noise; the last lines give each build's range over the rounds.
@@ -20,12 +22,13 @@ import argparse
 import statistics
 from pathlib import Path
 
-from browser import load_build, served_browser, wait_for_state
-from playwright.sync_api import Browser, Page
+from browser import load_build, returning_visitor, served_browser, wait_for_state
+from playwright.sync_api import Browser, BrowserContext, Page
 
 STEPS = 40
 TARGET_P95_MS = 50  # the chapter's example
 READ_S = 3
+VIEWPORT = {"width": 1280, "height": 800}
 THOUSAND_NODES = """from engine import Graph, MakeValue, VMul, VTanh, Backward
 
 g = Graph()
@@ -128,9 +131,10 @@ def row(name: str, times: list[float]) -> str:
     return f"   {name:<44} p50 {p50:5.1f} ms   p95 {p95:5.1f} ms"
 
 
-def fresh_page(browser: Browser, url: str) -> Page:
+def fresh_page(opener: Browser | BrowserContext, url: str) -> Page:
     """A new page of the build served at `url`, its example run once, its steps measured."""
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = opener.new_page()
+    page.set_viewport_size(VIEWPORT)
     page.goto(url)
     wait_for_state(page, "ready")
     page.get_by_role("button", name="Run", exact=True).click()
@@ -157,7 +161,18 @@ def measure_page(browser: Browser, url: str) -> dict[str, list[float]]:
     page.wait_for_timeout(READ_S * 1000)
     times[f"chapter's, Alt+Up after {READ_S} s of reading"] = by_key(page, "10.0")
     page.close()
+    times["chapter's, Alt+Up at once, second visit"] = second_visit(browser, url)
     return times
+
+
+def second_visit(browser: Browser, url: str) -> list[float]:
+    """The chapter's Alt+Up at once, on a visitor's second visit: the first ran the example
+    and stayed READ_S seconds, while the browser kept what it had compiled."""
+    with returning_visitor(browser) as context:
+        first = fresh_page(context, url)
+        first.wait_for_timeout(READ_S * 1000)
+        first.close()
+        return by_key(fresh_page(context, url), "10.0")
 
 
 def span(values: list[float]) -> str:
