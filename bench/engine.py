@@ -13,6 +13,8 @@
 3. a 1,000,000-node chain: build and backward, in CPU seconds.
 
 Run with micrograd installed and dist/ built (`python build.py bench` sets that up).
+`--parts` prints instead where the op-by-op step's time goes, part by part, in the Python
+that runs it (docs/performance.md names the command that runs it in Pyodide).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ POINTS = 100
 ROUNDS = 3
 STEPS_PER_ROUND = 3
 CHAIN = 1_000_000
+PARTS_REPEATS = 15
 TARGETS = {"CPython": {False: 3, True: 20}, "Pyodide": {False: 3, True: 8}}
 """How many times faster than micrograd a step is meant to be, collector off and on."""
 TARGETS_FOR = ("nn", "course")
@@ -101,6 +104,13 @@ class CourseStep:
     def __call__(self) -> int:
         g = self.g
         del g.nodes[self.n_params :]
+        total = self.forward()
+        Backward(g, total)
+        return total
+
+    def forward(self) -> int:
+        """The loss's graph, built onto the parameters; its root."""
+        g = self.g
         losses = []
         for (x0, x1), yi in zip(self.points, self.labels, strict=True):
             x = [MakeValue(g, x0), MakeValue(g, x1)]
@@ -121,9 +131,7 @@ class CourseStep:
         reg = MakeValue(g, 0.0)
         for p in self.params:
             reg = VAdd(g, reg, VMul(g, p, p))
-        total = VAdd(g, data_loss, VMul(g, MakeValue(g, 1e-4), reg))
-        Backward(g, total)
-        return total
+        return VAdd(g, data_loss, VMul(g, MakeValue(g, 1e-4), reg))
 
     def nodes(self) -> int:
         return len(self.g.nodes) - self.n_params
@@ -249,6 +257,52 @@ def micrograd_chain() -> str:
     return "ok"
 
 
+def fastest_ms(fn: Callable[[], Any], before: Callable[[], Any] = lambda: None) -> float:
+    """fn's fastest time of PARTS_REPEATS, in ms of CPU time, with `before` run untimed
+    before each."""
+    times = []
+    for _ in range(PARTS_REPEATS):
+        before()
+        times.append(timed(fn))
+    return min(times) * 1e3
+
+
+def doing_nothing(g: Graph, *operands: Any) -> int:
+    """An op that makes no node: what is left is the step's own loops and calls."""
+    return 0
+
+
+def course_parts() -> dict[str, float]:
+    """Where the op-by-op step's time goes in this Python, collector off: each part
+    timed alone, ms."""
+    step = CourseStep(*make_moons(POINTS, 0.1, random.Random(1)))
+    g, params = step.g, step.n_params
+
+    def cut() -> None:
+        del g.nodes[params:]
+
+    def built() -> None:
+        cut()
+        step.forward()
+
+    gc.collect()
+    gc.disable()
+    try:
+        parts = {"the step": fastest_ms(step),
+                 "building the graph (the ops and the loops)": fastest_ms(step.forward, cut),
+                 "Backward": fastest_ms(lambda: Backward(g, len(g.nodes) - 1)),
+                 "del g.nodes[n:] of the last step's nodes": fastest_ms(cut, built)}
+        ops = {name: globals()[name] for name in ("MakeValue", "VAdd", "VMul", "VRelu")}
+        globals().update(dict.fromkeys(ops, doing_nothing))
+        try:
+            parts["the loops and calls alone (ops that do nothing)"] = fastest_ms(step.forward)
+        finally:
+            globals().update(ops)
+    finally:
+        gc.enable()
+    return parts
+
+
 STEPS = {"nn": OurStep, "nn noted": NotedOurStep, "course": CourseStep,
          "course noted": NotedCourseStep}
 WORKLOADS = {"nn": "engine.nn.MLP", "nn noted": "engine.nn.MLP, lines noted",
@@ -329,8 +383,17 @@ def main() -> None:
     parser.add_argument("--steps-only", action="store_true",
                         help="measure the training steps only, print them as JSON (what "
                              "runs in the other Pythons)")
-    if parser.parse_args().steps_only:
+    parser.add_argument("--parts", action="store_true",
+                        help="print where the op-by-op step's time goes, in this Python")
+    args = parser.parse_args()
+    if args.steps_only:
         print(json.dumps(measure_steps()))
+        return
+    if args.parts:
+        print(f"where the op-by-op step's time goes ({sys.platform}, Python "
+              f"{sys.version.split()[0]}; collector off, fastest of {PARTS_REPEATS}):")
+        for name, ms in course_parts().items():
+            print(f"   {name:<50} {ms:6.1f} ms")
         return
     import build  # the project's build script: it runs here in CPython only
 
