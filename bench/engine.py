@@ -290,7 +290,7 @@ def course_parts() -> dict[str, float]:
     try:
         parts = {"the step": fastest_ms(step),
                  "building the graph (the ops and the loops)": fastest_ms(step.forward, cut),
-                 "Backward": fastest_ms(lambda: Backward(g, len(g.nodes) - 1)),
+                 "Backward": fastest_ms(lambda: Backward(g, len(g.nodes) - 1), built),
                  "del g.nodes[n:] of the last step's nodes": fastest_ms(cut, built)}
         ops = {name: globals()[name] for name in ("MakeValue", "VAdd", "VMul", "VRelu")}
         globals().update(dict.fromkeys(ops, doing_nothing))
