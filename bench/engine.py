@@ -2,7 +2,9 @@
 
 1. one training step of micrograd's moons demo network, MLP(2, [16, 16, 1]) on 100 points
    (forward, max-margin loss with L2, backward), written two ways: with engine.nn's MLP, and
-   op by op as the course writes code (a MakeValue, VAdd, VMul or VRelu call per node).
+   op by op as the course writes code (a MakeValue, VAdd, VMul or VRelu call per node);
+   and op by op again with the ops' checks and line noting taken out (no target: what
+   the step would cost if an op trusted its operands, which the engine's do not).
    Median CPU time of interleaved repeats: with Python's cyclic garbage collector off for
    both (the cost per node), then on (as users run it: micrograd's closures make reference
    cycles the collector keeps chasing). Measured in this Python, in the newest other
@@ -20,7 +22,9 @@ that runs it (docs/performance.md names the command that runs it in Pyodide).
 from __future__ import annotations
 
 import argparse
+import ast
 import gc
+import inspect
 import json
 import os
 import random
@@ -30,6 +34,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -135,6 +140,39 @@ class CourseStep:
 
     def nodes(self) -> int:
         return len(self.g.nodes) - self.n_params
+
+
+COURSE_OPS = {"MakeValue": MakeValue, "VAdd": VAdd, "VMul": VMul, "VRelu": VRelu}
+"""The ops the op-by-op step calls, by the names it calls them."""
+
+
+def with_ops(function: Callable[..., Any], ops: dict[str, Callable[..., Any]]
+             ) -> Callable[..., Any]:
+    """`function` with the names in `ops` bound to other ops: the same code, so the same
+    loops and calls."""
+    return types.FunctionType(function.__code__, {**function.__globals__, **ops},
+                              function.__name__, function.__defaults__, function.__closure__)
+
+
+def unchecked(op: Callable[..., Any]) -> Callable[..., Any]:
+    """The engine's `op` with its checks and its line noting taken out: each statement of
+    its body that is an `if` whose body raises, or that reads `line` or `lines`. What is
+    left makes the same node in the same columns: what the data model costs alone."""
+    (tree,) = ast.parse(inspect.getsource(op)).body
+    tree.body = [s for s in tree.body if not (
+        isinstance(s, ast.If) and isinstance(s.body[0], ast.Raise)
+        or any(isinstance(n, ast.Name) and n.id in ("line", "lines") for n in ast.walk(s)))]
+    namespace = dict(vars(inspect.getmodule(op)))
+    exec(compile(ast.Module([tree], []), inspect.getsourcefile(op), "exec"), namespace)
+    return namespace[op.__name__]
+
+
+class UncheckedCourseStep(CourseStep):
+    """The op-by-op step with the ops unchecked (see unchecked): how fast the step could
+    be if an op trusted its operands, which the engine does not."""
+
+    forward = with_ops(CourseStep.forward,
+                       {name: unchecked(op) for name, op in COURSE_OPS.items()})
 
 
 class Noted:
@@ -290,23 +328,22 @@ def course_parts() -> dict[str, float]:
     try:
         parts = {"the step": fastest_ms(step),
                  "building the graph (the ops and the loops)": fastest_ms(step.forward, cut),
+                 "building it with the ops unchecked": fastest_ms(
+                     lambda: UncheckedCourseStep.forward(step), cut),
                  "Backward": fastest_ms(lambda: Backward(g, len(g.nodes) - 1), built),
                  "del g.nodes[n:] of the last step's nodes": fastest_ms(cut, built)}
-        ops = {name: globals()[name] for name in ("MakeValue", "VAdd", "VMul", "VRelu")}
-        globals().update(dict.fromkeys(ops, doing_nothing))
-        try:
-            parts["the loops and calls alone (ops that do nothing)"] = fastest_ms(step.forward)
-        finally:
-            globals().update(ops)
+        idle = with_ops(CourseStep.forward, dict.fromkeys(COURSE_OPS, doing_nothing))
+        parts["the loops and calls alone (ops that do nothing)"] = fastest_ms(lambda: idle(step))
     finally:
         gc.enable()
     return parts
 
 
 STEPS = {"nn": OurStep, "nn noted": NotedOurStep, "course": CourseStep,
-         "course noted": NotedCourseStep}
+         "course noted": NotedCourseStep, "course unchecked": UncheckedCourseStep}
 WORKLOADS = {"nn": "engine.nn.MLP", "nn noted": "engine.nn.MLP, lines noted",
-             "course": "op by op", "course noted": "op by op, lines noted"}
+             "course": "op by op", "course noted": "op by op, lines noted",
+             "course unchecked": "op by op, ops unchecked"}
 """Each step's name in the table."""
 
 
