@@ -10,7 +10,9 @@ measures in a fresh page, whose steps start as soon as its first run has ended; 
 chapter's Alt+Up once more in another fresh page, after READ_S seconds in which the
 learner reads it (and the worker warms Python up: web/worker/warm-up.js); and once more
 at once on a returning visitor's second visit, whose browser kept what it compiled on
-the first (Python's optimized WebAssembly, the page's scripts). With
+the first (Python's optimized WebAssembly, the page's scripts). Last, for reference, the
+same steps on a page with nothing but a number, a worker that sends it back and a table
+cell that shows it (BROWSER_ALONE): what the browser itself takes. With
 --against, another build's dist/ (DIR) is served beside this one and measured in turns
 with it, in the same browser (the order swapped every round), so that both see the same
 noise; the last lines give each build's range over the rounds.
@@ -40,10 +42,9 @@ Backward(g, y)
 print(len(g.nodes), "nodes")
 """
 
-MEASURE = """el => {
+MEASURE = """(el, root, observed) => {  // el holds the latencies; steps come in root
   const latency = { start: null, times: [] };
   el.latency = latency;
-  const root = el.shadowRoot;
   const step = (e) => {  // a raw move and its pointermove are one step, of one timeStamp
     if (e.timeStamp === latency.stamp) return;
     latency.stamp = e.timeStamp;
@@ -76,8 +77,28 @@ MEASURE = """el => {
     // only after it; else by the next frame, after whose callbacks a task comes after it.
     if (inFrame) setTimeout(painted(from));
     else frame(() => setTimeout(painted(from)));
-  }).observe(el.tables.root, { subtree: true, childList: true, characterData: true });
+  }).observe(observed, { subtree: true, childList: true, characterData: true });
 }"""
+PLAYGROUND = "document.querySelector('autograd-playground')"
+
+BROWSER_ALONE = """<!doctype html>
+<html lang="en"><title>A step and its paint, and nothing else</title>
+<textarea aria-label="a number">10.0</textarea><table><tr><td>10.0</td></tr></table>
+<script>
+  // Alt+Up steps the number; a worker sends it back, and the cell shows it in the next
+  // animation frame, as the playground shows a result: no editor, no Python, no table.
+  const source = new Blob(["onmessage = (e) => postMessage(e.data)"]);
+  const echo = new Worker(URL.createObjectURL(source));
+  const box = document.querySelector("textarea");
+  const cell = document.querySelector("td");
+  box.addEventListener("keydown", (e) => {
+    if (!e.altKey || e.key !== "ArrowUp") return;
+    e.preventDefault();
+    box.value = (Number(box.value) + 0.1).toFixed(1);
+    echo.postMessage(box.value);
+  });
+  echo.onmessage = (e) => requestAnimationFrame(() => (cell.textContent = e.data));
+</script>"""
 
 
 def cursor_on(page: Page, text: str) -> None:
@@ -91,23 +112,36 @@ def cursor_on(page: Page, text: str) -> None:
         }""", text)
 
 
-def measured(page: Page, step) -> list[float]:
-    """Milliseconds from each of STEPS steps to the table painted."""
-    element = page.locator("autograd-playground")
-    element.evaluate("el => { el.latency.times = []; el.latency.start = null; }")
+def measured(page: Page, step, holder: str = PLAYGROUND) -> list[float]:
+    """Milliseconds from each of STEPS steps to the table painted; `holder`, a JavaScript
+    expression, is what MEASURE was given as `el`."""
+    page.evaluate(f"() => {{ {holder}.latency.times = []; {holder}.latency.start = null; }}")
     for n in range(STEPS):
         step()
         page.wait_for_function(  # polled on a timer: on every frame, it would delay the paints
-            "n => document.querySelector('autograd-playground').latency.times.length > n", arg=n,
-            polling=50)
-    times = element.evaluate("el => el.latency.times")
-    wait_for_state(page, "done")
+            f"n => {holder}.latency.times.length > n", arg=n, polling=50)
+    times = page.evaluate(f"() => {holder}.latency.times")
+    if holder == PLAYGROUND:
+        wait_for_state(page, "done")
     return times
 
 
 def by_key(page: Page, literal: str) -> list[float]:
     cursor_on(page, literal)
     return measured(page, lambda: page.keyboard.press("Alt+ArrowUp"))
+
+
+def browser_alone(browser: Browser, url: str) -> list[float]:
+    """BROWSER_ALONE's Alt+Up steps, in a fresh page of the same origin as the build's."""
+    page = browser.new_page()
+    page.set_viewport_size(VIEWPORT)
+    page.goto(url)
+    page.set_content(BROWSER_ALONE)
+    page.evaluate(f"() => ({MEASURE})(window, document, document.querySelector('table'))")
+    page.locator("textarea").focus()
+    times = measured(page, lambda: page.keyboard.press("Alt+ArrowUp"), "window")
+    page.close()
+    return times
 
 
 def by_drag(page: Page, literal: str) -> list[float]:
@@ -139,7 +173,8 @@ def fresh_page(opener: Browser | BrowserContext, url: str) -> Page:
     wait_for_state(page, "ready")
     page.get_by_role("button", name="Run", exact=True).click()
     wait_for_state(page, "done")
-    page.locator("autograd-playground").evaluate(MEASURE)
+    page.locator("autograd-playground").evaluate(
+        f"el => ({MEASURE})(el, el.shadowRoot, el.tables.root)")
     return page
 
 
@@ -162,6 +197,7 @@ def measure_page(browser: Browser, url: str) -> dict[str, list[float]]:
     times[f"chapter's, Alt+Up after {READ_S} s of reading"] = by_key(page, "10.0")
     page.close()
     times["chapter's, Alt+Up at once, second visit"] = second_visit(browser, url)
+    times["the browser alone: a worker's echo, a cell"] = browser_alone(browser, url)
     return times
 
 
