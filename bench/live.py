@@ -86,7 +86,7 @@ BROWSER_ALONE = """<!doctype html>
 <textarea aria-label="a number">10.0</textarea><table><tr><td>10.0</td></tr></table>
 <script>
   // Alt+Up steps the number; a worker sends it back, and the cell shows it in the next
-  // animation frame, as the playground shows a result: no editor, no Python, no table.
+  // animation frame, as the playground shows a result: no editor, no Python, one cell.
   const source = new Blob(["onmessage = (e) => postMessage(e.data)"]);
   const echo = new Worker(URL.createObjectURL(source));
   const box = document.querySelector("textarea");
