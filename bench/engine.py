@@ -397,7 +397,7 @@ def print_steps(runs: list[dict[str, Any]]) -> None:
           f"nodes; {runs[0]['micrograd nodes']:,} in micrograd), median of "
           f"{ROUNDS * STEPS_PER_ROUND} steps: micrograd's CPU time / the engine's "
           f"(engine / micrograd ms)")
-    print(f"   {'':<38}" + "".join(f"{run['python']:<24}" for run in runs) + "target")
+    print(f"   {'':<44}" + "".join(f"{run['python']:<24}" for run in runs) + "target")
     for name, label in WORKLOADS.items():
         for collector in ("off", "on"):
             cells = []
@@ -408,7 +408,7 @@ def print_steps(runs: list[dict[str, Any]]) -> None:
             targets = {TARGETS[kind][collector == "on"]: kind for kind in TARGETS}
             target = ", ".join(f">= {t}x" + (f" {kind}" if len(targets) > 1 else "")
                                for t, kind in targets.items()) if name in TARGETS_FOR else ""
-            print(f"   {f'{label}, collector {collector}':<38}" + "".join(cells) + target,
+            print(f"   {f'{label}, collector {collector}':<44}" + "".join(cells) + target,
                   flush=True)
     print("   (op by op: a MakeValue, VAdd, VMul or VRelu call per node, as the course "
           "writes code;\n   lines noted: each node also notes the line that made it, as in "
