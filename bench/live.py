@@ -120,22 +120,20 @@ def measured(page: Page, step, holder: str = PLAYGROUND) -> list[float]:
         step()
         page.wait_for_function(  # polled on a timer: on every frame, it would delay the paints
             f"n => {holder}.latency.times.length > n", arg=n, polling=50)
-    times = page.evaluate(f"() => {holder}.latency.times")
-    if holder == PLAYGROUND:
-        wait_for_state(page, "done")
-    return times
+    return page.evaluate(f"() => {holder}.latency.times")
 
 
 def by_key(page: Page, literal: str) -> list[float]:
     cursor_on(page, literal)
-    return measured(page, lambda: page.keyboard.press("Alt+ArrowUp"))
+    times = measured(page, lambda: page.keyboard.press("Alt+ArrowUp"))
+    wait_for_state(page, "done")
+    return times
 
 
-def browser_alone(browser: Browser, url: str) -> list[float]:
-    """BROWSER_ALONE's Alt+Up steps, in a fresh page of the same origin as the build's."""
+def browser_alone(browser: Browser) -> list[float]:
+    """BROWSER_ALONE's Alt+Up steps, in a fresh page that loads nothing else."""
     page = browser.new_page()
     page.set_viewport_size(VIEWPORT)
-    page.goto(url)
     page.set_content(BROWSER_ALONE)
     page.evaluate(f"() => ({MEASURE})(window, document, document.querySelector('table'))")
     page.locator("textarea").focus()
@@ -151,6 +149,7 @@ def by_drag(page: Page, literal: str) -> list[float]:
     page.mouse.down()
     moves = iter(range(1, STEPS + 1))
     times = measured(page, lambda: page.mouse.move(x + 4 * next(moves) + 1, y))
+    wait_for_state(page, "done")
     page.mouse.up()
     return times
 
@@ -197,7 +196,7 @@ def measure_page(browser: Browser, url: str) -> dict[str, list[float]]:
     times[f"chapter's, Alt+Up after {READ_S} s of reading"] = by_key(page, "10.0")
     page.close()
     times["chapter's, Alt+Up at once, second visit"] = second_visit(browser, url)
-    times["the browser alone: a worker's echo, a cell"] = browser_alone(browser, url)
+    times["the browser alone: a worker's echo, a cell"] = browser_alone(browser)
     return times
 
 
