@@ -43,6 +43,12 @@ def saved(playground: Playground, text: str) -> None:
         arg=[KEY, text])
 
 
+def shows(playground: Playground, text: str) -> None:
+    """Wait until the editor shows `text`: for another tab's save, once this tab heard it."""
+    playground.page.wait_for_function(
+        "text => document.querySelector('autograd-playground').code === text", arg=text)
+
+
 def drafts(playground: Playground) -> list[str]:
     """The codes of every link's draft localStorage keeps, in no order."""
     return playground.page.evaluate(
@@ -206,14 +212,11 @@ def test_two_tabs_the_later_edit_wins_and_the_other_tab_follows_it(playground, s
     second = open_tab(first.page.context, site)
     type_code(first, "print('first tab')")
     saved(first, "print('first tab')")
-    first.page.wait_for_function("() => document.querySelector('autograd-playground')"
-                                 ".code === \"print('first tab')\"")
-    second.page.wait_for_function("() => document.querySelector('autograd-playground')"
-                                  ".code === \"print('first tab')\"")
+    shows(first, "print('first tab')")
+    shows(second, "print('first tab')")
     type_code(second, "print('second tab, later')")
     saved(second, "print('second tab, later')")
-    first.page.wait_for_function("() => document.querySelector('autograd-playground')"
-                                 ".code === \"print('second tab, later')\"")
+    shows(first, "print('second tab, later')")
     assert "another tab" in notice(first)
     context = first.page.context
     close(second)
@@ -226,6 +229,9 @@ def test_a_tab_with_an_unsaved_edit_keeps_it_and_is_told_of_the_other_tabs_save(
     second = open_tab(first.page.context, site)
     type_code(second, "print('second tab')")
     saved(second, "print('second tab')")
+    # Heard here too: the save below, made from this tab, is then made after it in storage
+    # (a tab's own view of storage can be ahead of another's).
+    shows(first, "print('second tab')")
     # The other tab saves again while this tab's edit is not yet saved.
     edit_then_hear_another_tab_save(first, "print('first tab, unsaved')",
                                     "print('second tab, again')")
