@@ -155,6 +155,22 @@ class Playground:
     def status(self) -> str:
         return self.element.locator(".status").inner_text()
 
+    def record_statuses(self) -> None:
+        """Keep, from now on, every text the status line shows: a restart's says why only
+        until the fresh Python is up (see statuses_shown)."""
+        self.element.evaluate("""el => {
+            el.statusesShown = [];
+            new MutationObserver((records) => {
+              for (const record of records) {
+                for (const node of record.addedNodes) el.statusesShown.push(node.textContent);
+              }
+            }).observe(el.shadowRoot.querySelector(".status"), { childList: true });
+        }""")
+
+    @property
+    def statuses_shown(self) -> list[str]:
+        return self.element.evaluate("el => el.statusesShown")
+
     def rows(self) -> list[list[str]]:
         """The table's rendered rows as cell texts: index, label, op, data, grad."""
         return self.element.locator("tbody tr:not(.spacer)").evaluate_all(
