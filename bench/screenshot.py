@@ -5,7 +5,7 @@ laptop (1280x800) and a phone (390x844).
     python build.py screenshot           (builds first, then runs this)
     python bench/screenshot.py [PATH]    (after `python build.py`; default docs/screenshot.png;
                                           the others go beside it: graph.png, and
-                                          first-screen-<width>[-run].png)
+                                          first-screen-<width>[-dark][-run].png)
 """
 
 from __future__ import annotations
@@ -31,8 +31,7 @@ def readme_pictures(browser: Browser, url: str, path: Path) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 720}, color_scheme="light")
     page.goto(url)
     wait_for_state(page, "ready")
-    run_and_draw(page)
-    page.get_by_role("button", name="Last", exact=True).click()
+    run_and_draw(page)  # the table and the picture hold the grads Backward filled
     page.screenshot(path=path)
     print(f"wrote {path}")
     for name in ("First", "Next", "Next"):
@@ -44,8 +43,10 @@ def readme_pictures(browser: Browser, url: str, path: Path) -> None:
 
 
 def first_screens(browser: Browser, url: str, folder: Path, scheme: str = "light") -> None:
-    """The full page as it opens, and after Run: on a phone, scrolled to the nodes."""
+    """The full page as it opens, and after Run: on a phone, scrolled to the nodes; a dark
+    scheme's pictures are named -dark."""
     for size, options in (("1280", LAPTOP), ("390", PHONE)):
+        size += "" if scheme == "light" else f"-{scheme}"
         context = browser.new_context(color_scheme=scheme, **options)
         page = context.new_page()
         page.goto(url)
@@ -53,7 +54,7 @@ def first_screens(browser: Browser, url: str, folder: Path, scheme: str = "light
         for suffix in ("", "-run"):
             if suffix:
                 run_and_draw(page)
-                if size == "390":
+                if size.startswith("390"):
                     page.locator("autograd-playground .views").evaluate("v => v.scrollIntoView()")
             shot = folder / f"first-screen-{size}{suffix}.png"
             page.screenshot(path=shot)
@@ -66,7 +67,8 @@ def main() -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with served_browser() as (browser, url):
         readme_pictures(browser, url, path)
-        first_screens(browser, url, path.parent)
+        for scheme in ("light", "dark"):
+            first_screens(browser, url, path.parent, scheme)
 
 
 if __name__ == "__main__":

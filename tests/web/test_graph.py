@@ -79,7 +79,7 @@ def test_the_picture_of_the_chapters_graph_has_its_6_value_nodes_3_ops_and_their
     assert playground.element.locator("svg.graph g.op").count() == 3
     assert edges(playground) == CHAPTER_EDGES
     texts = [box(playground, i).locator("text").all_text_contents() for i in (0, 5)]
-    assert texts[0][:4] == ["a", "None", "data 2.0", "grad 0.0"]  # a leaf's op, None
+    assert texts[0][:4] == ["a", "None", "data 2.0", "grad ▼ -0.00402285"]  # a leaf's op, None
     assert texts[1][:2] == ["#5", "data 0.999329"]
     assert box(playground, 0).locator(".op-tag").text_content() == "None"
     ops = playground.element.locator("svg.graph g.op .op-name").all_text_contents()
@@ -220,6 +220,9 @@ def test_the_stepper_shows_only_when_the_code_called_backward(playground):
     assert stepper(playground).is_hidden()
     run_and_draw(playground, example)
     assert stepper(playground).is_visible()
+    assert "The table shows the grads your code left. Replay its Backward from #5 over 6 nodes" in (
+        stepper(playground).inner_text())
+    step_button(playground, "First").click()
     assert "Before step 1 of 6: Backward zeroes" in stepper(playground).inner_text()
 
 
@@ -317,10 +320,11 @@ def test_a_label_with_markup_shows_as_text_in_the_picture(playground):
 def test_values_that_changed_since_the_previous_run_are_marked(playground):
     code = without_backward(playground.code)
     run_and_draw(playground, code)
-    assert playground.element.locator("tbody tr.changed").count() == 0
+    assert playground.element.locator("tbody td.changed").count() == 0
     run_and_draw(playground, code.replace("2.0", "3.0"))
-    changed = playground.element.locator("tbody tr.changed th").all_text_contents()
-    assert changed == ["0", "3", "4", "5"]
+    changed = playground.element.locator("tbody td.changed").evaluate_all(
+        "cells => cells.map(c => `${c.parentElement.dataset.node} ${c.className}`)")
+    assert changed == ["0 data changed", "3 data changed", "4 data changed", "5 data changed"]
     marked = [i for i in range(6) if "changed" in box(playground, i).get_attribute("class")]
     assert marked == [0, 3, 4, 5]
 

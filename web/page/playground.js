@@ -175,6 +175,7 @@ class AutogradPlayground extends HTMLElement {
     this.tables = new TablePanel();
     this.picture = new GraphView(() => this.runtime.whenIdle());
     this.stepper = new Stepper();
+    this.tables.bar.after(this.stepper.band); // a replay is said over the numbers it shows
     this.linkViews();
     this.pendingCode = this.initialCode();
     this.placeholder = element("pre", { className: "placeholder", textContent: this.pendingCode });
@@ -204,7 +205,7 @@ class AutogradPlayground extends HTMLElement {
         this.output.root,
         this.plots.root,
         element("h2", { textContent: "Nodes" }),
-        element("div", { className: "views" }, [this.tables.root, this.picture.root, this.stepper.root]),
+        (this.views = element("div", { className: "views" }, [this.tables.root, this.picture.root, this.stepper.root])),
       ])),
     ]));
     this.editorBox = editorBox;
@@ -213,16 +214,17 @@ class AutogradPlayground extends HTMLElement {
 
   /** Keep the table, the picture, the stepper and the editor showing the same node. */
   linkViews() {
-    this.tables.root.addEventListener("table-change", () => {
+    this.tables.root.addEventListener("table-change", ({ detail }) => {
       const t = this.tables.current ?? null;
-      this.picture.show(t, (i) => this.tables.changed(t, i));
-      this.stepper.show(t);
+      this.picture.show(t, (i) => this.tables.changed(i));
+      this.stepper.show(t, { keep: detail.live });
       this.markNodeLine(null);
     });
     this.tables.onSelect = this.picture.onSelect = (i) => this.selectNode(i);
-    this.stepper.onStep = ({ grads, current, targets }) => {
-      this.tables.setGrads(grads);
+    this.stepper.onStep = ({ grads, position, current, targets }) => {
+      this.tables.setGrads(grads, position);
       this.picture.setGrads(grads);
+      this.views.classList.toggle("replaying", position !== null);
       for (const view of [this.tables, this.picture]) view.setMarks({ current, targets });
       if (current !== null) {
         this.tables.reveal(current);
@@ -430,7 +432,7 @@ class AutogradPlayground extends HTMLElement {
     clearTimeout(job.timer);
     if (job.replaced) return result;
     job.clearOutput();
-    this.showResult(result);
+    this.showResult(result, job.live);
     await Promise.all([this.output.drawn(), this.plots.drawn()]);
     this.exercise?.finish(result, job.code);
     this.state = result.status;
@@ -495,10 +497,10 @@ class AutogradPlayground extends HTMLElement {
     this.output.append(stream, text);
   }
 
-  showResult(result) {
+  showResult(result, live) {
     if (result.error) this.print("error", result.error);
     this.markLine(result.line ?? null);
-    this.tables.setTables(result.tables, { complete: result.status === "done", empty: noGraphNote(result) });
+    this.tables.setTables(result.tables, { complete: result.status === "done", empty: noGraphNote(result), live });
     const time = result.ms === undefined ? "" : ` in ${Math.round(result.ms)} ms`;
     const words = { done: `ran${time}`, error: `error${time}`, stopped: "stopped" };
     const restarting = this.runtime.ready ? "" : `; ${phaseText(this.runtime.phase)}`;

@@ -1,30 +1,39 @@
 // Step through Backward one node at a time, replaying the table's steps
-// (engine.BackwardSteps). Position 0 is before the first step: Backward has
-// zeroed the grads of the nodes it reaches and seeded the root's with 1.
-// Position k is after k steps; the last position holds Backward's own grads.
-// A graph new to the stepper opens at position 0, Next ahead; the same graph run
-// again keeps its place, so an edit shows its effect on the step in view.
+// (engine.BackwardSteps). A run's table, picture and `run-end` show the graph as the
+// code left it; a replay is a mode the learner enters (First, Previous, Next, Last),
+// marked where the numbers are by `band` (and the grad column's heading), and left by
+// the band's button or Esc. Position 0 is before the first step: Backward has zeroed
+// the grads of the nodes it reaches and seeded the root's with 1. Position k is after
+// k steps; the last position holds Backward's own grads.
+// A live re-run of the same graph keeps a replay at its step, and the band says the
+// replay is now of the edited code; any other run, or another table, ends it.
 //
-// Buttons, and when the stepper has focus: ← →, Home, End.
-// data-step on the root: the position; data-node: the node being visited.
+// Buttons, and when the stepper has focus: ← →, Home, End; Esc ends a replay.
+// data-step on the root: the position, only while replaying; data-node: the node
+// being visited.
 
 import { element } from "./dom.js";
 import { fullNumber, isLeaf, nodeName, opText, shortNumber } from "./format.js";
+import { gradsAfter } from "./replay-grads.js";
 
 export class Stepper {
   constructor() {
-    this.onStep = () => {}; // ({grads, current, targets}) whenever the position moves
+    // ({grads, position, current, targets}) whenever what is shown changes;
+    // position null: the program's own grads.
+    this.onStep = () => {};
+    this.position = null;
     // Named by their words alone; the arrows are for the eye.
     const button = (name, text, title, action) => {
       const b = element("button", { type: "button", textContent: text, title, ariaLabel: name });
       b.addEventListener("click", action);
       return b;
     };
+    const n = () => this.steps.length;
     this.buttons = {
-      first: button("First", "First", "Before the first step (Home)", () => this.go(0)),
-      previous: button("Previous", "◀ Previous", "The step before (←)", () => this.go(this.position - 1)),
-      next: button("Next", "Next ▶", "The next step (→)", () => this.go(this.position + 1)),
-      last: button("Last", "Last", "After the last step: Backward's grads (End)", () => this.go(this.steps.length)),
+      first: button("First", "First", "Replay from before the first step (Home)", () => this.go(0)),
+      previous: button("Previous", "◀ Previous", "The step before (←)", () => this.go((this.position ?? n()) - 1)),
+      next: button("Next", "Next ▶", "The next step (→)", () => this.go((this.position ?? 0) + 1)),
+      last: button("Last", "Last", "After the last step: Backward's grads (End)", () => this.go(n())),
     };
     this.where = element("p", { className: "step-where" });
     this.terms = element("ol", { className: "step-terms" });
@@ -37,71 +46,75 @@ export class Stepper {
     ]);
     this.root.setAttribute("role", "group");
     this.root.addEventListener("keydown", (event) => this.onKey(event));
+    // The band over the numbers while a replay shows, with the one way back.
+    this.bandText = element("span", { className: "band-text" });
+    this.backButton = button("Show the program's values", "Show the program's values",
+      "Leave the replay: the grads your code left (Esc)", () => this.go(null));
+    this.band = element("p", { className: "replay-band", hidden: true }, [this.bandText, " ", this.backButton]);
+    this.band.setAttribute("role", "status");
     this.show(null);
   }
 
-  /** Replay `table`'s Backward, from its first step, or where the stepper was in the
-   *  table of that name before; hidden when it had none, and saying why when it cannot
-   *  be replayed. */
-  show(table) {
-    const kept = table?.title === this.table?.title && this.table?.steps ? this.position : 0;
+  /** Show `table`'s own grads, with its Backward ready to replay; hidden when it had
+   *  none, and saying why when it cannot be replayed. `keep`: a live re-run, which keeps
+   *  a replay of the table of the same name at its step, saying it is of the edit. */
+  show(table, { keep = false } = {}) {
+    const kept = keep && this.position !== null && table?.title === this.table?.title && table?.steps;
+    this.edited = Boolean(kept);
     this.table = table;
     this.steps = table?.steps ?? [];
     this.root.hidden = !table || (table.root === null && table.noSteps === null);
-    if (this.root.hidden) return;
-    if (!table.steps) {
-      this.steps = [];
-      this.root.dataset.step = "0";
-      delete this.root.dataset.node;
+    if (this.root.hidden || !table.steps) {
+      this.go(null);
+      if (this.root.hidden) return;
       for (const b of Object.values(this.buttons)) b.disabled = true;
       this.where.textContent = `Backward cannot be replayed: ${table.noSteps}.`;
-      this.terms.replaceChildren();
       return;
     }
-    this.reached = this.steps.map((s) => s.node);
-    this.go(kept);
+    this.go(kept ? this.position : null);
   }
 
-  /** Move to `position`. */
+  /** Move to `position` (null: leave the replay, showing the program's grads). */
   go(position) {
     const n = this.steps.length;
-    this.position = Math.max(0, Math.min(n, position));
-    const p = this.position;
-    const step = this.steps[p - 1];
-    this.buttons.first.disabled = this.buttons.previous.disabled = p === 0;
-    this.buttons.next.disabled = this.buttons.last.disabled = p === n;
-    this.root.dataset.step = String(p);
+    const p = (this.position = position === null ? null : Math.max(0, Math.min(n, position)));
+    if (p === null) this.edited = false;
+    const step = p === null ? undefined : this.steps[p - 1];
+    this.buttons.first.disabled = this.buttons.previous.disabled = p === 0 || n === 0;
+    this.buttons.next.disabled = this.buttons.last.disabled = p === n || n === 0;
+    if (p === null) delete this.root.dataset.step;
+    else this.root.dataset.step = String(p);
     if (step) this.root.dataset.node = String(step.node);
     else delete this.root.dataset.node;
-    this.explain(step);
+    this.band.hidden = p === null;
+    const whose = this.edited ? "Backward of your edited code" : "Backward";
+    this.bandText.textContent = p === null ? "" :
+      `Replaying ${whose}: ${p === 0 ? `before step 1 of ${n}` : `step ${p} of ${n}`}` +
+      " — grads as they were at this step.";
+    if (this.table?.steps) this.explain(step);
+    else this.terms.replaceChildren();
+    if (!this.table) return;
     this.onStep({
-      grads: this.gradsAt(p),
+      grads: p === null ? this.table.grad : gradsAfter(this.table, p),
+      position: p,
       current: step ? step.node : null,
       targets: new Set(step?.terms.map((t) => t.operand) ?? []),
     });
-  }
-
-  /** The grads after `p` steps: Backward's start (reached nodes zeroed, the root's 1),
-   *  then each term's running grad as it arrives. */
-  gradsAt(p) {
-    const t = this.table;
-    const grads = t.grad.slice();
-    for (const i of this.reached) grads[i] = 0;
-    grads[t.root] = 1;
-    for (const step of this.steps.slice(0, p)) {
-      for (const term of step.terms) grads[term.operand] = term.grad;
-    }
-    return grads;
   }
 
   explain(step) {
     const n = this.steps.length;
     const t = this.table;
     const name = (i) => nodeName(t, i);
+    this.terms.replaceChildren();
+    if (this.position === null) {
+      this.where.textContent = `The table shows the grads your code left. Replay its Backward ` +
+        `from ${name(t.root)} over ${n} nodes: First starts before step 1, Next ▶ takes it.`;
+      return;
+    }
     if (!step) {
       this.where.textContent = `Before step 1 of ${n}: Backward zeroes the grads of the ${n} nodes ` +
         `${name(t.root)} depends on and sets ${name(t.root)}.grad = 1. Next ▶ visits them one by one.`;
-      this.terms.replaceChildren();
       return;
     }
     const i = step.node;
@@ -113,11 +126,12 @@ export class Stepper {
   }
 
   onKey(event) {
-    const moves = { ArrowLeft: -1, ArrowRight: 1 };
-    if (this.root.hidden || !this.steps.length) return;
-    if (event.key in moves) this.go(this.position + moves[event.key]);
-    else if (event.key === "Home") this.go(0);
-    else if (event.key === "End") this.go(this.steps.length);
+    const n = this.steps.length;
+    if (this.root.hidden || !n) return;
+    const p = this.position;
+    const moves = { ArrowLeft: (p ?? n) - 1, ArrowRight: (p ?? 0) + 1, Home: 0, End: n };
+    if (event.key in moves) this.go(moves[event.key]);
+    else if (event.key === "Escape" && p !== null) this.go(null);
     else return;
     event.preventDefault();
   }

@@ -2,8 +2,9 @@
 // drawn as a real <table> whose body holds only the rows in view (plus a
 // margin), so a 100,000-node graph scrolls without building 100,000 rows.
 // A row can be selected (click, or arrow keys in the table); grads are shaded
-// by sign and size; values that differ from the table of the same name of the
-// last run that ended without error are marked (when this run did too). With no
+// by sign and size; each cell whose value differs from what the table of the same name
+// of the last run that ended without error showed is marked Δ (when this run did too;
+// in a replay of Backward, a grad is compared with that run's at the same step). With no
 // table, a note says why (set by the playground: no graph, or nothing ran). A data or grad that is not a number shows as its text,
 // marked, and the table's notes (the runner's) say what it shows otherwise than the
 // graph holds it.
@@ -11,10 +12,16 @@
 import { element } from "./dom.js";
 import { fullNumber, nodeName, opText, shortNumber } from "./format.js";
 import { gradScale, shade } from "./grad-scale.js";
+import { gradsAfter } from "./replay-grads.js";
 
 const ROW_PX = 28;
 const MARGIN_ROWS = 20;
 const COLUMNS = ["index", "label", "op", "data", "grad"];
+// The most characters a column other than the label's is made wide for: any number fits
+// ("-1.23457e-05"); a longer text (a value that is not a number) is whole on hover.
+const MAX_COLUMN_CHARS = 14;
+// A monospace character's width, a little over (0.6em in most fonts, 0.602 in DejaVu's).
+const CHAR_EM = 0.62;
 // Errors Python finds before running any of the code.
 const COMPILE_ERRORS = new Set(["SyntaxError", "IndentationError", "TabError"]);
 
@@ -29,7 +36,11 @@ export class TablePanel {
     this.caption = element("caption");
     this.body = element("tbody");
     const head = element("tr", {}, COLUMNS.map((c) => element("th", { scope: "col", textContent: c })));
-    this.table = element("table", {}, [this.caption, element("thead", {}, [head]), this.body]);
+    this.gradHeading = head.lastChild;
+    this.columns = COLUMNS.map(() => element("col"));
+    this.table = element("table", {}, [
+      this.caption, element("colgroup", {}, this.columns), element("thead", {}, [head]), this.body,
+    ]);
     this.scroller = element("div", { className: "scroller", tabIndex: 0 }, [this.table]);
     this.scroller.style.setProperty("--row-px", `${ROW_PX}px`);
     this.scroller.setAttribute("role", "region");
@@ -37,7 +48,7 @@ export class TablePanel {
     this.empty = element("p", { className: "empty" });
     this.notes = element("ul", { className: "table-notes" });
     this.root = element("div", { className: "tables" }, [
-      element("div", { className: "table-bar" }, [this.picker, this.count]),
+      (this.bar = element("div", { className: "table-bar" }, [this.picker, this.count])),
       this.notes,
       this.empty,
       this.scroller,
@@ -66,8 +77,9 @@ export class TablePanel {
   /** Replace the tables with a run's; keeps the selected title when it is still there.
    *  `complete`: the run ended without error, so its values are compared with the last such
    *  run's (a run cut short leaves graphs half made, which would all look changed);
-   *  `empty`: what to say when there is no table. */
-  setTables(tables, { complete = true, empty = "" } = {}) {
+   *  `empty`: what to say when there is no table; `live`: a live re-run's tables, told
+   *  in the `table-change` event's detail. */
+  setTables(tables, { complete = true, empty = "", live = false } = {}) {
     const previous = this.tables[Number(this.picker.value)]?.title;
     this.comparing = complete ? this.previous : new Map();
     if (complete) this.previous = new Map(tables.map((t) => [t.title, t]));
@@ -78,14 +90,16 @@ export class TablePanel {
     );
     const keep = tables.findIndex((t) => t.title === previous);
     this.root.classList.toggle("has-tables", tables.length > 0);
-    this.select(Math.max(keep, 0));
+    this.select(Math.max(keep, 0), { live });
   }
 
-  select(index) {
+  select(index, { live = false } = {}) {
     this.current = this.tables[index];
     this.picker.value = String(index);
     this.before = this.comparing?.get(this.current?.title);
     this.grads = this.current?.grad;
+    this.gradsBefore = this.before?.grad;
+    this.gradHeading.textContent = "grad";
     this.top = gradScale(this.grads ?? []);
     this.marks = { selected: null, current: null, targets: new Set() };
     const count = this.current?.count ?? 0;
@@ -93,15 +107,45 @@ export class TablePanel {
     this.caption.textContent = this.current ? `${this.current.title}: ${nodes(count)}` : "";
     this.notes.replaceChildren(...(this.current?.notes ?? []).map((note) => element("li", { textContent: note })));
     this.table.setAttribute("aria-rowcount", String(count + 1));
+    this.fitColumns();
     if (this.viewTop !== 0) this.scroller.scrollTop = this.viewTop = 0;
     this.redraw();
-    this.root.dispatchEvent(new Event("table-change"));
+    this.root.dispatchEvent(new CustomEvent("table-change", { detail: { live } }));
   }
 
-  /** Show `grads` (a step of Backward) instead of the table's own; the shading keeps
-   *  the table's scale, so colours grow as the grads arrive. */
-  setGrads(grads) {
+  /** Make each column but the label's as wide as the longest text it holds in this
+   *  table (its heading's at least), so that every number shows whole; the label takes
+   *  what is left. */
+  fitColumns() {
+    const t = this.current;
+    if (!t) return;
+    const longest = (values, text, fewest, most) => {
+      let chars = fewest;
+      for (let i = 0; i < values.length && chars < most; i++) chars = Math.max(chars, text(values[i], i).length);
+      return Math.min(chars, most);
+    };
+    const numberText = (column) => (x, i) => (x === null ? t.notNumbers[column][i] ?? "" : shortNumber(x));
+    const chars = [
+      Math.max(String(t.count - 1).length, 5), // "index"
+      null,
+      longest(t.op, opText, 2, MAX_COLUMN_CHARS),
+      longest(t.data, numberText("data"), 4, MAX_COLUMN_CHARS),
+      // the grad's glyph before it; room for a replay's heading, "grad, step 12"
+      longest(t.grad, numberText("grad"), 9, MAX_COLUMN_CHARS) + 2,
+    ];
+    chars.forEach((n, i) => {
+      this.columns[i].style.width = n === null ? "" : `calc(${(n * CHAR_EM + 0.3).toFixed(2)}em + 2 * var(--cell-pad))`;
+    });
+  }
+
+  /** Show `grads`: the table's own (`step` null), or those after `step` steps of a
+   *  replay of Backward, named so in the grad column's heading. The shading keeps the
+   *  table's scale, so colours grow as the grads arrive. */
+  setGrads(grads, step = null) {
     this.grads = grads;
+    const b = this.before;
+    this.gradsBefore = b && (step === null ? b.grad : gradsAfter(b, step));
+    this.gradHeading.textContent = step === null ? "grad" : `grad, step ${step}`;
     this.redraw();
   }
 
@@ -161,30 +205,41 @@ export class TablePanel {
   row(t, i) {
     const grad = number(this.grads[i], "grad", t.notNumbers.grad[i]);
     shade(grad, this.grads[i], this.top);
-    const tr = element("tr", {}, [
-      element("th", { scope: "row", textContent: String(i) }),
-      label(t, i),
-      element("td", { className: "op", textContent: opText(t.op[i]) }),
-      number(t.data[i], "data", t.notNumbers.data[i]),
+    const cells = {
+      label: label(t, i),
+      op: element("td", { className: "op", textContent: opText(t.op[i]) }),
+      data: number(t.data[i], "data", t.notNumbers.data[i]),
       grad,
-    ]);
+    };
+    for (const [column, changed] of Object.entries(this.changes(i))) cells[column].classList.toggle("changed", changed);
+    const tr = element("tr", {}, [element("th", { scope: "row", textContent: String(i) }), ...Object.values(cells)]);
     tr.dataset.node = String(i);
     tr.setAttribute("aria-rowindex", String(i + 2));
     tr.setAttribute("aria-selected", String(this.marks.selected === i));
     tr.classList.toggle("current", this.marks.current === i);
     tr.classList.toggle("target", this.marks.targets.has(i));
-    if (this.changed(t, i)) {
-      tr.classList.add("changed");
-      tr.cells[0].title = "changed since the previous run";
-    }
     return tr;
   }
 
-  /** True if node i's op, data or grad differs from the previous run's table of this name. */
-  changed(t, i) {
+  /** Which of node i's cells show another value than the previous run's table of this
+   *  name showed (every cell of a node it did not have); none without such a table. */
+  changes(i) {
+    const t = this.current;
     const b = this.before;
-    if (!b) return false;
-    return i >= b.count || b.op[i] !== t.op[i] || b.data[i] !== t.data[i] || b.grad[i] !== t.grad[i];
+    if (!b || !t) return { label: false, op: false, data: false, grad: false };
+    const differs = (column, now, then) =>
+      i >= b.count || then[i] !== now[i] || t.notNumbers[column]?.[i] !== b.notNumbers[column]?.[i];
+    return {
+      label: differs("label", t.label, b.label),
+      op: differs("op", t.op, b.op),
+      data: differs("data", t.data, b.data),
+      grad: !this.gradsBefore || differs("grad", this.grads, this.gradsBefore),
+    };
+  }
+
+  /** True if any of node i's cells shows a changed value: the picture's Δ on its box. */
+  changed(i) {
+    return Object.values(this.changes(i)).some(Boolean);
   }
 }
 

@@ -45,14 +45,18 @@ def test_the_page_boots_offline(engine: Browser, proxy: RefusingProxy, site: str
     assert proxy.requests[before:] == []
 
 
-def test_the_chapters_example_shows_its_6_nodes_and_the_steppers_end_its_grads(engine, site):
+def test_the_chapters_example_shows_its_6_nodes_with_its_grads_and_replays_backward(
+    engine, site
+):
     example = open_playground(engine, site)
     assert example.run() == "done"
-    assert example.rows() == CHAPTER_ROWS
-    assert "e = 0.999329" in example.output
-    example.button("Last").click()  # the stepper's end: Backward's grads
+    assert example.rows() == CHAPTER_ROWS  # the grads Backward filled, with no click
     assert example.full_values("grad") == pytest.approx(chapter_grads(), rel=1e-12)
-    assert example.rows()[0][4] == "-0.00402285"
+    assert "e = 0.999329" in example.output
+    example.button("First").click()  # a replay, before its first step: the root's 1 alone
+    assert example.full_values("grad") == [0.0] * 5 + [1.0]
+    example.button("Show the program's values").click()
+    assert example.rows() == CHAPTER_ROWS
 
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["isolated", "plain"])
