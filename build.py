@@ -31,6 +31,7 @@ if sys.version_info < (3, 10):  # noqa: UP036 (for whoever runs it with an older
 
 import argparse
 import functools
+import gzip
 import hashlib
 import json
 import os
@@ -39,7 +40,6 @@ import subprocess
 import time
 import venv
 import zipfile
-import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).parent.absolute()
@@ -116,8 +116,7 @@ CHARTS_CHUNK = "charts"
 # the snapshot worker, which the Python worker starts by its URL.
 STATIC_FILES = [*(SITE / name for name in ["index.html", "course.html", "train.html",
                                            "embed.html", "bare.html", "embed.css",
-                                           "served-only.js", "page-theme.js"]),
-                WORKER / "snapshot-worker.js"]
+                                           "served-only.js", "page-theme.js"])]
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
 # (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"
@@ -375,9 +374,10 @@ def bundle() -> None:
     CodeMirror as a chunk of its own that the element imports without waiting for it, and
     the charts as one it imports once a run plots;
     then, each on its own, the worker that lays out the graph's picture with Graphviz,
-    and the Python worker with the modules it shares with the snapshot maker (one
-    request, not six, before its first line runs: on a first visit each waits its
-    turn among Pyodide's downloads), which asks for Pyodide's script by its content;
+    the snapshot's worker, and the Python worker with the modules it shares with the
+    snapshot maker (one request, not six, before its first line runs: on a first visit
+    each waits its turn among Pyodide's downloads), which asks for Pyodide's script by
+    its content;
     last, the service worker that keeps the scripts whose URLs name their content.
     Separate runs, so no code is shared into a chunk: embed.js, worker.js and
     service-worker.js must stay at the top of dist/, since they find the site's files
@@ -388,6 +388,7 @@ def bundle() -> None:
     run(esbuild(), PAGE / "embed.js", *common, "--splitting",
         "--loader:.css=text", "--loader:.py=text", "--chunk-names=chunks/[name]-[hash]")
     run(esbuild(), PAGE / "layout-worker.js", *common)
+    run(esbuild(), WORKER / "snapshot-worker.js", *common)
     pyodide_script = content_addressed(f"pyodide/{PYODIDE_SCRIPT}",
                                        WEB / "node_modules" / "pyodide" / PYODIDE_SCRIPT)
     run(esbuild(), WORKER / "worker.js", *common, "--external:./pyodide/*", "--loader:.py=text",
@@ -395,8 +396,12 @@ def bundle() -> None:
     # Not the charts' chunk (uPlot): a page downloads it only once one of its runs plots.
     chunks = sorted(f"chunks/{p.name}" for p in (DIST / "chunks").glob("*.js")
                     if not p.name.startswith(f"{CHARTS_CHUNK}-"))
+    # Each by the SHA-256 of its bytes, which the service worker checks on every use.
+    kept = {pyodide_script: pyodide_script.rpartition("=")[2],
+            **{chunk: hashlib.sha256((DIST / chunk).read_bytes()).hexdigest()
+               for chunk in chunks}}
     run(esbuild(), SITE / "service-worker.js", *common,
-        f"--define:KEPT_SCRIPTS={json.dumps([pyodide_script, *chunks])}")
+        f"--define:KEPT_SCRIPTS={json.dumps(kept)}")
 
 
 @functools.cache
@@ -469,13 +474,15 @@ def make_snapshot(engine: Path) -> None:
     run(need("node", "nodejs"), TOOLS / "make-snapshot.mjs", DIST)
     gzipped = (folder / "memory.gz").read_bytes()
     manifest = json.loads((DIST / "site.json").read_text(encoding="utf-8"))
+    stored = gzip.decompress(gzipped)
     manifest["snapshot"] = {"memory": "snapshot/memory.gz",
                             "sha256": hashlib.sha256(gzipped).hexdigest(),
+                            # Of its bytes as a returning visitor's browser keeps them,
+                            # inflated: checked on every use (snapshot-cache.js).
+                            "storedSha256": hashlib.sha256(stored).hexdigest(),
                             # Unpacked (its second word, after its mark), for the
                             # worker's buffer.
-                            "size": int.from_bytes(
-                                zlib.decompressobj(wbits=31).decompress(gzipped, 8)[4:],
-                                "little"),
+                            "size": int.from_bytes(stored[4:8], "little"),
                             "files": "snapshot/files.json"}
     write_site_json(manifest)
 

@@ -63,7 +63,8 @@ def test_after_run_table_picture_and_run_end_hold_the_grads_backward_filled(play
     )
     run_and_draw(playground)
     expect_the_programs_values(playground, chapter_grads())
-    assert playground.element.evaluate("el => el.ended") == pytest.approx(chapter_grads(), rel=1e-12)
+    ended = playground.element.evaluate("el => el.ended")
+    assert ended == pytest.approx(chapter_grads(), rel=1e-12)
 
 
 def test_a_grad_the_code_sets_after_backward_is_the_one_shown(playground):

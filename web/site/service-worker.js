@@ -7,14 +7,20 @@
 // only from its second load on). Every other request goes to the network, as
 // without a service worker.
 //
+// The Cache Storage is the origin's, and the Python worker, which runs a stranger's
+// code, can write it: so a kept script is served only if its bytes have the SHA-256
+// the build recorded, checked on every use. One that differs is forgotten and fetched
+// from the network again; nothing planted there ever runs.
+//
 // The page registers it once Python is up and idle (script-cache.js). KEPT_SCRIPTS,
-// the scripts' paths relative to this file, is the build's (build.py puts it in): a
-// new build with other scripts is a new service worker, which keeps those, takes
-// over at once and deletes the rest. Nothing kept can be another build's, since
-// each URL names its content.
+// the scripts' paths relative to this file with their SHA-256, is the build's
+// (build.py puts it in): a new build with other scripts is a new service worker,
+// which keeps those, takes over at once and deletes the rest.
+
+import { sha256Hex } from "../shared/sha256.js";
 
 const CACHE = "autograd-playground scripts";
-const kept = new Set(KEPT_SCRIPTS.map((path) => new URL(path, location.href).href));
+const kept = new Map(Object.entries(KEPT_SCRIPTS).map(([path, sha256]) => [new URL(path, location.href).href, sha256]));
 
 addEventListener("install", (event) => {
   event.waitUntil(keepMissing().then(() => skipWaiting()));
@@ -25,14 +31,14 @@ addEventListener("activate", (event) => {
 });
 
 addEventListener("fetch", (event) => {
-  if (kept.has(event.request.url)) event.respondWith(fromCache(event.request));
+  if (kept.has(event.request.url)) event.respondWith(fromCache(event.request, event));
 });
 
 /** Download the build's scripts that are not kept yet (the ones that are were compiled then). */
 async function keepMissing() {
   const cache = await caches.open(CACHE);
   const have = new Set((await cache.keys()).map((request) => request.url));
-  await cache.addAll([...kept].filter((url) => !have.has(url)));
+  await cache.addAll([...kept.keys()].filter((url) => !have.has(url)));
 }
 
 /** Delete what an earlier build kept. */
@@ -43,7 +49,17 @@ async function forgetOthers() {
   }
 }
 
-async function fromCache(request) {
-  const cached = await caches.open(CACHE).then((cache) => cache.match(request), () => null);
-  return cached ?? fetch(request);
+/** The kept script, if its bytes are the build's (the response itself, so that the
+ *  code Chromium compiled beside it is used); else the network's, kept in its place. */
+async function fromCache(request, event) {
+  const cache = await caches.open(CACHE).catch(() => null);
+  const cached = await cache?.match(request).catch(() => null);
+  if (cached) {
+    const bytes = await cached.clone().arrayBuffer().catch(() => null);
+    if (bytes && (await sha256Hex(bytes)) === kept.get(request.url)) return cached;
+    await cache.delete(request).catch(() => {});
+  }
+  const response = await fetch(request);
+  if (cache && response.ok) event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
+  return response;
 }

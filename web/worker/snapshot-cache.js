@@ -3,6 +3,13 @@
 // gives its download. The next load neither downloads, checks nor inflates it
 // again, which is most of a restore's cost. Where there is no Cache Storage (not a
 // secure context, storage switched off or full), every load downloads it.
+//
+// The Cache Storage is the origin's, and the learner's code runs in this worker: what
+// is kept is used only if its bytes have the SHA-256 the build recorded for them
+// (site.json's `storedSha256`), checked on every load before Python starts. Kept
+// bytes that differ are forgotten, and the snapshot is downloaded again.
+
+import { sha256Hex } from "../shared/sha256.js";
 
 let opened = null; // the cache, opened on first use (which takes a while)
 const cache = () => (opened ??= openCache());
@@ -15,10 +22,15 @@ export async function isKept(key) {
   return Boolean(await keptResponse(key));
 }
 
-/** The bytes an earlier load kept under `key`, or null. */
-export async function keptSnapshot(key) {
+/** The bytes an earlier load kept under `key`, if their SHA-256 is `sha256`; else null
+ *  (and bytes that differ are forgotten). */
+export async function keptSnapshot(key, sha256) {
   const response = await keptResponse(key);
-  return response ? response.arrayBuffer().catch(() => null) : null;
+  const bytes = response ? await response.arrayBuffer().catch(() => null) : null;
+  if (!bytes || (await sha256Hex(bytes)) === sha256) return bytes;
+  console.warn("The snapshot this browser kept is not the build's (its SHA-256 differs): downloading it again");
+  await forgetSnapshot(key);
+  return null;
 }
 
 /** Keep `bytes` under `key`, in place of any other build's snapshot. */

@@ -12,6 +12,8 @@
 //                                         (an ArrayBuffer, transferred)
 //       {type: "unusable", why}           the download fails its check, or does not inflate
 
+import { sha256Hex } from "../shared/sha256.js";
+
 addEventListener("message", async ({ data: { url, sha256 } }) => {
   const response = await fetch(url).catch(() => ({ ok: false, status: "none: no response" }));
   postMessage({ type: "response", ok: response.ok, status: response.status });
@@ -37,8 +39,3 @@ addEventListener("message", async ({ data: { url, sha256 } }) => {
     postMessage({ type: "inflated", stored }, [stored]);
   }
 });
-
-async function sha256Hex(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
-}

@@ -368,7 +368,7 @@ async function snapshotPart(path) {
  */
 async function snapshotBytes(snapshot, key) {
   downloads.expect(snapshot.memory); // from the start: the restore waits for no answer here
-  const bytes = siteIsNew() ? null : await keptSnapshot(key);
+  const bytes = siteIsNew() ? null : await keptSnapshot(key, snapshot.storedSha256);
   if (!bytes) return download(snapshot);
   downloads.drop(snapshot.memory);
   return { bytes, kept: true };
