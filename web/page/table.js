@@ -17,9 +17,13 @@ import { gradsAfter } from "./replay-grads.js";
 const ROW_PX = 28;
 const MARGIN_ROWS = 20;
 const COLUMNS = ["index", "label", "op", "data", "grad"];
-// The most characters a column other than the label's is made wide for: any number fits
-// ("-1.23457e-05"); a longer text (a value that is not a number) is whole on hover.
+// The most characters a column other than the label's is made wide for: any number fits;
+// a longer text (a value that is not a number, an op of the learner's) is whole on hover.
 const MAX_COLUMN_CHARS = 14;
+// The longest a number is written, and the most rows whose numbers are written out to
+// find their longest.
+const WIDEST_NUMBER = "-1.23457e+300";
+const MEASURED_ROWS = 2_000;
 // A monospace character's width, a little over (0.6em in most fonts, 0.602 in DejaVu's).
 const CHAR_EM = 0.62;
 // Errors Python finds before running any of the code.
@@ -119,19 +123,24 @@ export class TablePanel {
   fitColumns() {
     const t = this.current;
     if (!t) return;
-    const longest = (values, text, fewest, most) => {
+    const longest = (texts, fewest) => {
       let chars = fewest;
-      for (let i = 0; i < values.length && chars < most; i++) chars = Math.max(chars, text(values[i], i).length);
-      return Math.min(chars, most);
+      for (const text of texts) chars = Math.max(chars, text.length);
+      return Math.min(chars, MAX_COLUMN_CHARS);
     };
-    const numberText = (column) => (x, i) => (x === null ? t.notNumbers[column][i] ?? "" : shortNumber(x));
+    // A big table's numbers are not all written out to be measured: its columns are made
+    // as wide as any number is written.
+    const numbers = (column) =>
+      t.count > MEASURED_ROWS ? [WIDEST_NUMBER] : t[column].map((x) => (x === null ? "" : shortNumber(x)));
+    const numberChars = (column, fewest) =>
+      longest([...numbers(column), ...Object.values(t.notNumbers[column])], fewest);
     const chars = [
       Math.max(String(t.count - 1).length, 5), // "index"
       null,
-      longest(t.op, opText, 2, MAX_COLUMN_CHARS),
-      longest(t.data, numberText("data"), 4, MAX_COLUMN_CHARS),
+      longest(t.op.map(opText), 2),
+      numberChars("data", 4),
       // the grad's glyph before it; room for a replay's heading, "grad, step 12"
-      longest(t.grad, numberText("grad"), 9, MAX_COLUMN_CHARS) + 2,
+      numberChars("grad", 9) + 2,
     ];
     chars.forEach((n, i) => {
       this.columns[i].style.width = n === null ? "" : `calc(${(n * CHAR_EM + 0.3).toFixed(2)}em + 2 * var(--cell-pad))`;
