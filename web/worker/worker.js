@@ -51,6 +51,7 @@ import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./sn
 import { MAX_SNAPSHOT_BYTES, unpack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
 import { realmChange, watchRealm } from "./realm.js";
+import { runEnds, runStarts, scopeTimers } from "./run-timers.js";
 import { WarmUp } from "./warm-up.js";
 import example from "../shared/example.py";
 
@@ -465,7 +466,13 @@ async function handle(data, say) {
     const sendPlots = (batch) => say({ type: "plots", id: data.id, batch });
     const globals = globalsNow();
     reached = [];
-    const result = runCode(data.code, send, data.checks, reach, sendPlots);
+    runStarts();
+    let result;
+    try {
+      result = runCode(data.code, send, data.checks, reach, sendPlots);
+    } finally {
+      runEnds();
+    }
     restoreGlobals(globals);
     const change = realmChange();
     if (change) reach(`the worker's JavaScript: ${change} was changed`);
@@ -547,7 +554,8 @@ async function serve() {
         interrupt = buffer;
         pyodide.setInterruptBuffer(interrupt);
       }
-      watchRealm(); // before any learner code
+      scopeTimers(); // before any learner code, and before the built-ins are taken
+      watchRealm();
       const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory, build: BUILD_ID };
       post(page, ready, restoredMemory ? [restoredMemory] : []);
       if (mailbox) say = mailboxSender(mailbox);
