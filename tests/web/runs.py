@@ -6,6 +6,8 @@ import json
 
 import playground_runner
 
+RUNNER = playground_runner.take()  # as the worker holds it
+
 # A config object whose __getattr__ raises KeyError, not AttributeError: plain
 # Python that once passed for a graph and crashed the run.
 CONFIG_OBJECT = (
@@ -37,7 +39,7 @@ def run_watched(code: str, checks: tuple[str, ...] = ()) -> tuple[dict, str, lis
     guard reported the code reaching into, as the worker hears it."""
     batches: list[str] = []
     reports: list[str] = []
-    result = strict_json(playground_runner.run(code, batches.append, checks, reports.append))
-    playground_runner.tidy()  # as the worker has it done once the result is sent
+    result = strict_json(RUNNER.run(code, batches.append, checks, reports.append))
+    RUNNER.tidy()  # as the worker has it done once the result is sent
     output = "".join(text for batch in batches for _, text in strict_json(batch))
     return result, output, reports

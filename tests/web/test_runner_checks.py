@@ -165,3 +165,34 @@ def test_an_unchanged_exercise_fails_after_one_that_patched_python():
     for fake in WRITE_BACKWARD_FAKES.values():
         run_watched(NO_BACKWARD + fake, ("check_grads(Backward)\n",))
     assert not verdict(NO_BACKWARD, "check_grads(Backward)\n")["passed"]
+
+
+# Reaches the hidden runner through its import finder's __globals__ (reading __globals__
+# raises no audit event), makes its checks pass everything, then asks the runner to take
+# that as its pristine state, and puts back every state it can find there as it is now.
+THROUGH_GLOBALS = """import sys
+finder = next(f for f in sys.meta_path if type(f).__name__ == 'RunnerImports')
+runner = type(finder).find_spec.__globals__['guard'].hidden['playground_runner']
+checks = sys.modules.get('playground_runner.checks') or type(finder).find_spec.__globals__[
+    'guard'].hidden['playground_runner.checks']
+passes = lambda c, ns: {'passed': True, 'messages': []}
+checks.run_checks = runner.run_checks = passes
+for name in ('settle', 'take'):
+    try:
+        getattr(runner, name)()
+    except Exception as e:
+        print(name, type(e).__name__)
+for value in list(vars(runner).values()):
+    for method in ('save', 'settle'):
+        if hasattr(value, method) and not isinstance(value, type):
+            getattr(value, method)()
+"""
+
+
+def test_a_run_that_reaches_the_runners_modules_cannot_pass_a_later_run():
+    failing = verdict(TWO_NODES, SIX_NODES)
+    assert failing == {"passed": False, "messages": ["Make six nodes."]}
+    _, output = check(TWO_NODES + THROUGH_GLOBALS, SIX_NODES)
+    assert verdict(TWO_NODES, SIX_NODES) == failing  # the unchanged code, in the next run
+    # The runner's lasting state is not in its modules: nothing there to settle or take.
+    assert output.split() == ["settle", "AttributeError", "take", "IndexError"]

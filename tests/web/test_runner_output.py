@@ -7,16 +7,17 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-import playground_runner
 from playground_runner import output as output_module
 from playground_runner.output import BATCH_PAIRS, FLUSH_SECONDS, Output
+
+from .runs import RUNNER
 
 
 def test_a_million_empty_batches_sent_by_the_code_send_the_page_nothing():
     batches: list[str] = []
     code = ("import sys\nsend = sys.stdout.output.send\n"
             "for _ in range(1_000_000):\n    send('[]')\nprint('end')\n")
-    result = json.loads(playground_runner.run(code, batches.append))
+    result = json.loads(RUNNER.run(code, batches.append))
     assert result["status"] == "done"
     assert [json.loads(batch) for batch in batches] == [[["stdout", "end"]], [["stdout", "\n"]]]
 
@@ -55,7 +56,7 @@ def test_output_that_switches_streams_at_every_character_goes_in_batches_of_boun
     batches: list[str] = []
     code = ("import sys\nfor _ in range(5_000):\n"
             "    sys.stdout.write('a')\n    sys.stderr.write('b')\n")
-    json.loads(playground_runner.run(code, batches.append))
+    json.loads(RUNNER.run(code, batches.append))
     pairs = [json.loads(batch) for batch in batches]
     assert all(len(batch) <= BATCH_PAIRS for batch in pairs)
     assert "".join(text for batch in pairs for _, text in batch) == "ab" * 5_000

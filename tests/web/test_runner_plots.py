@@ -7,18 +7,17 @@ from types import SimpleNamespace
 
 import pytest
 
-import playground_runner
 from playground_runner import plots
 
-from .runs import strict_json
+from .runs import RUNNER, strict_json
 
 
 def run_plotting(code: str) -> tuple[dict, str, list[dict]]:
     """Run `code`: the result, everything printed, and each plot message sent, parsed."""
     batches: list[str] = []
     messages: list[str] = []
-    result = strict_json(playground_runner.run(code, batches.append, (), None, messages.append))
-    playground_runner.tidy()
+    result = strict_json(RUNNER.run(code, batches.append, (), None, messages.append))
+    RUNNER.tidy()
     output = "".join(text for batch in batches for _, text in strict_json(batch))
     return result, output, [strict_json(m) for m in messages]
 

@@ -38,50 +38,79 @@ from .plots import Plots
 from .show import Show
 from .tables import MAX_TABLES, graphs_in, tabulate
 
-__all__ = ["run"]
+__all__ = ["Runner", "take"]
 
 
-def run(code: str, send_output: Callable[[str], None], checks: Iterable[str] = (),
-        report: Callable[[str], None] | None = None,
-        send_plots: Callable[[str], None] | None = None) -> str:
-    """Run `code` in a fresh namespace, then, if it ended without error, the author's
-    `checks` on what it left; returns the result as JSON for the page. `report` hears,
-    as it happens, each time the code reaches into the playground itself (guard.py);
-    `send_plots`, as they gather, the points and pictures of `plot` and `boundary`."""
-    output = Output(send_output)
-    result = {"status": "done", "error": None, "line": None, "ms": 0.0,
-              "ended": time.time() * 1000, "tables": [], "check": None}
-    checks = [str(check) for check in checks]
-    parting.release()
-    pristine.restore()
-    guard.report = report
-    state = RunState()
-    restore = pristine.restore, state.restore, guard.unhide_runner  # taken before the code runs
-    try:
-        _enter(state)
-        namespace = _run(code, output, result, Plots(send_plots))
-        if checks and result["status"] == "done":
-            for step in (*restore, standard.restore):  # the checks' names are the pristine ones
-                step()
+class Runner:
+    """What outlives a run: the state every run is put back to (fresh.py), and the
+    exception held until the next run (errors.Parting). No module global refers to the
+    one the worker uses (take()): learner code can reach the runner's modules (any of
+    its functions' `__globals__`), but not this, so it can neither change what later
+    runs are put back to nor bless a change as pristine (settle)."""
+
+    def __init__(self) -> None:
+        self.parting = Parting()
+        self.pristine, self.standard = Pristine(), StandardLibrary()
+        self.settle()
+
+    def run(self, code: str, send_output: Callable[[str], None], checks: Iterable[str] = (),
+            report: Callable[[str], None] | None = None,
+            send_plots: Callable[[str], None] | None = None) -> str:
+        """Run `code` in a fresh namespace, then, if it ended without error, the author's
+        `checks` on what it left; returns the result as JSON for the page. `report` hears,
+        as it happens, each time the code reaches into the playground itself (guard.py);
+        `send_plots`, as they gather, the points and pictures of `plot` and `boundary`."""
+        output = Output(send_output)
+        result = {"status": "done", "error": None, "line": None, "ms": 0.0,
+                  "ended": time.time() * 1000, "tables": [], "check": None}
+        checks = [str(check) for check in checks]
+        self.parting.release()
+        pristine = self.pristine
+        pristine.restore()
+        guard.start(report)
+        state = RunState()
+        restore = pristine.restore, state.restore, guard.unhide_runner  # taken before the code
+        try:
             _enter(state)
-            _redirect(output)
-            result["check"] = _check(checks, namespace)
-    except KeyboardInterrupt:  # a Stop that came while the runner itself was at work
-        result["status"] = "stopped"
-    finally:
-        guard.checking = False
-        while True:  # however often a late Stop interrupts putting back
-            try:
-                for step in restore:
+            namespace = _run(code, output, result, Plots(send_plots), self)
+            if checks and result["status"] == "done":
+                for step in (*restore, self.standard.restore):  # the checks' pristine names
                     step()
-                break
+                _enter(state)
+                _redirect(output)
+                result["check"] = _check(checks, namespace, self)
+        except KeyboardInterrupt:  # a Stop that came while the runner itself was at work
+            result["status"] = "stopped"
+        finally:
+            guard.checking = False
+            while True:  # however often a late Stop interrupts putting back
+                try:
+                    for step in restore:
+                        step()
+                    break
+                except KeyboardInterrupt:
+                    continue
+        while True:
+            try:
+                return _json(result, output)
+            except KeyboardInterrupt:  # a Stop that came just as the run ended
+                result["status"] = "stopped"
+
+    def tidy(self) -> None:
+        """Put back the standard library, as the worker has it done after each run's
+        result (once the page has painted it, or before the next run): a Stop may
+        interrupt it."""
+        while True:
+            try:
+                self.standard.restore()
+                return
             except KeyboardInterrupt:
                 continue
-    while True:
-        try:
-            return _json(result, output)
-        except KeyboardInterrupt:  # a Stop that came just as the run ended
-            result["status"] = "stopped"
+
+    def settle(self) -> None:
+        """What is there now is pristine: for the worker, after it imported more (micropip)."""
+        self.pristine.save()
+        self.standard.save()
 
 
 def _enter(state: RunState) -> None:
@@ -91,19 +120,19 @@ def _enter(state: RunState) -> None:
     guard.hide_runner()
 
 
-def _check(checks: list[str], namespace: dict) -> dict:
+def _check(checks: list[str], namespace: dict, runner: Runner) -> dict:
     """The checks' verdict; the playground's modules must be as they were after them,
     else the learner's code, called by a check, changed what the checks rely on."""
     guard.checking = True
     verdict = run_checks(checks, namespace)
     guard.checking = False
-    changed = pristine.changed() or standard.changed()
+    changed = runner.pristine.changed() or runner.standard.changed()
     if changed is not None:
         guard.tell(f"{changed} was changed while the checks ran")
     return verdict
 
 
-def _run(code: str, output: Output, result: dict, plots: Plots) -> dict:
+def _run(code: str, output: Output, result: dict, plots: Plots, runner: Runner) -> dict:
     """Run the code, then fill in `result`: its status, error and tables; returns the
     namespace the code ran in."""
     show = Show(output.note)
@@ -121,13 +150,13 @@ def _run(code: str, output: Output, result: dict, plots: Plots) -> dict:
     except BaseException as exc:  # the learner's error, SystemExit included, is a result
         result["status"] = "error"
         result["error"], result["line"] = learner_traceback(exc), error_line(exc)
-        parting.hold(exc)
+        runner.parting.hold(exc)
     # The page signals a Stop until the result comes: the code has ended, so a late
     # signal must not cut short what is sent of it (the charts' last points, the tables).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     result["ms"] = (time.perf_counter() - started) * 1000
     result["ended"] = time.time() * 1000
-    pristine.restore()  # the builtins and the runner's code as they were, for reading the tables
+    runner.pristine.restore()  # the builtins and the runner's code as they were, for the tables
     plots.flush()  # what was drawn up to an error or a Stop shows too
     plots.say_left_out(output.note)
     show.say_left_out()
@@ -162,26 +191,14 @@ def _sendable(table: dict, output: Output) -> bool:
         return False
 
 
-def tidy() -> None:
-    """Put back the standard library, as the worker has it done after each run's result
-    (once the page has painted it, or before the next run): a Stop may interrupt it."""
-    while True:
-        try:
-            standard.restore()
-            return
-        except KeyboardInterrupt:
-            continue
+def take() -> Runner:
+    """The runner, once: the worker (or a test) holds it from then on, and no module
+    global does."""
+    return _untaken.pop()
 
 
-def settle() -> None:
-    """What is there now is pristine: for the worker, after it imported more (micropip)."""
-    pristine.save()
-    standard.save()
-
-
-parting = Parting()
-pristine, standard = Pristine(), StandardLibrary()
-settle()  # last, so that it saves this module's globals as they end up
+_untaken: list[Runner] = []
+_untaken.append(Runner())  # last, so that it saves this module's globals as they end up
 # What Python holds by now (the standard library's, the engine's, this package's objects)
 # lives as long as it does: the collector need never look at it again. Else Python
 # 3.14's collector goes through it a slice at a time in the collections inside runs:

@@ -68,6 +68,13 @@ class Guard:
         sys.addaudithook(self._hook)
         sys.meta_path.insert(0, RunnerImports())
 
+    def start(self, report: Callable[[str], None] | None) -> None:
+        """A run starts, reported to `report`: whatever an earlier run set the guard's
+        state to (it can reach this object), the hook watches this one afresh."""
+        self.report = report
+        self.checking = False
+        self._inside = False
+
     def hide_runner(self) -> None:
         """Take the runner's modules out of sys.modules while learner code runs."""
         self.names = self.names or [name for name in sys.modules if _is_runner(name)]

@@ -175,7 +175,8 @@ async function boot() {
     await Promise.race([bootFresh(site, loadPyodide), wasmFailed]);
     if (error instanceof SlowLink) downloadForNextTime(site.snapshot);
   }
-  runner = pyodide.pyimport(site.runner.module); // imports the engine, once
+  // Imports the engine, once; the runner is held here alone (see Runner in its __init__.py).
+  runner = pyodide.pyimport(site.runner.module).take();
   runCode = runner.run;
   tidy = runner.tidy;
   return site;
