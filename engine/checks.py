@@ -15,14 +15,19 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from .autograd import Backward, EnginesOwnError, TopoSort
+from .autograd import Backward, EnginesOwnError, TopoSort, chain_rule
 from .check_words import exception_text, function_name, learner_line, short
 from .exercise_graphs import FORWARD, ExerciseGraph, exercise_graphs
+from .explain import BackwardSteps
 from .graph import Graph, MakeValue
 from .inspect import is_graph_like
 from .ops import Add, Mul, Tanh
 
 CHAPTER_OPS = (Mul, Add, Tanh)
+# What a learner's Backward or TopoSort may not call: the engine's own, and the
+# machinery behind it, which would hand the check the answer it compares with.
+BACKWARD_MACHINERY = (Backward, chain_rule, BackwardSteps)
+TOPO_SORT_MACHINERY = (TopoSort, chain_rule, BackwardSteps)
 
 
 def check_grads(
@@ -46,11 +51,11 @@ def check_grads(
         g = graph.build()
         theirs, ours = g.copy(), g.copy()
         Backward(ours, graph.root)  # first: the learner's code cannot change what it expects
-        with _refusing(Backward):
+        with _refusing(BACKWARD_MACHINERY):
             returned = _call(backward, name, theirs, graph, number, len(tries))
         problem = _grad_problem(theirs, ours, graph.root, returned, name)
         if not problem:  # a pass that does not zero first adds up over calls
-            with _refusing(Backward):
+            with _refusing(BACKWARD_MACHINERY):
                 again = _call(backward, name, theirs, graph, number, len(tries))
             second = _grad_problem(theirs, ours, graph.root, again, name)
             problem = second and (
@@ -75,7 +80,7 @@ def check_topo_sort(
     tries = exercise_graphs(ops, graphs, seed)
     for number, graph in enumerate(tries, 1):
         g = graph.build()
-        with _refusing(TopoSort):
+        with _refusing(TOPO_SORT_MACHINERY):
             returned = _call(topo_sort, name, g.copy(), graph, number, len(tries))
         problem = _order_problem(returned, g, graph.root, name)
         if problem:
@@ -226,23 +231,29 @@ def _order_problem(returned: Any, g: Graph, root: int, name: str) -> str:
     return ""
 
 
-def _refuse(*args: Any, **kwargs: Any) -> None:
-    """The code the engine's function runs while refusing: it runs in that function's
-    module (engine.autograd), so what it raises is found there."""
-    raise EnginesOwnError
+def _refusal(engines: Callable) -> Any:
+    """The code an engine function runs while refusing: it runs in that function's
+    module, so the EnginesOwnError it raises, naming the function, is found there."""
+    name = f"{engines.__module__}.{engines.__name__}"
+    namespace: dict[str, Any] = {}
+    exec(f"def refused(*args, **kwargs):\n    raise EnginesOwnError({name!r})\n", namespace)
+    return namespace["refused"].__code__
 
 
 @contextmanager
-def _refusing(engines: Callable) -> Iterator[None]:
-    """While the learner's function runs, the engine's own (`engines`) refuses to run,
-    however it is reached (renamed, wrapped, imported under another name): a check that
-    compares the learner's Backward with the engine's must not be given the engine's."""
-    code = engines.__code__
-    engines.__code__ = _refuse.__code__
+def _refusing(engines: Sequence[Callable]) -> Iterator[None]:
+    """While the learner's function runs, the engine's own functions (`engines`) refuse
+    to run, however they are reached (renamed, wrapped, imported under another name): a
+    check that compares the learner's Backward with the engine's must not be given the
+    engine's, nor what it is made of."""
+    codes = [fn.__code__ for fn in engines]
+    for fn in engines:
+        fn.__code__ = _REFUSALS[fn]
     try:
         yield
     finally:
-        engines.__code__ = code
+        for fn, code in zip(engines, codes, strict=True):
+            fn.__code__ = code
 
 
 def _call(
@@ -252,10 +263,10 @@ def _call(
     """fn(g, root); the learner's exception becomes a message naming it and their line."""
     try:
         return fn(g, graph.root)
-    except EnginesOwnError:
+    except EnginesOwnError as called:
         raise AssertionError(
-            f"the check wants your own {name}, but it runs the engine's, which is what it "
-            f"is compared with: write the rules yourself") from None
+            f"the check wants your own {name}, but it calls {called}, the engine's own, "
+            f"which is what it is compared with: write the rule yourself") from None
     except Exception as exc:
         raise AssertionError(
             f"your {name} raised {exception_text(exc)}{learner_line(exc)}\n"
@@ -307,5 +318,4 @@ def _numbers(mine: Any, expected: float) -> tuple[str, str]:
     return _number(mine), _number(expected)
 
 
-
-
+_REFUSALS = {fn: _refusal(fn) for fn in {*BACKWARD_MACHINERY, *TOPO_SORT_MACHINERY}}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .autograd import TopoSort, chain_rule
+from .autograd import EnginesOwnError, TopoSort, chain_rule  # noqa: F401 (see checks._refusal)
 from .graph import Graph, root_index
 from .inspect import json_number
 

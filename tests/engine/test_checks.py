@@ -29,6 +29,7 @@ from engine import (
     check_graph,
     check_topo_sort,
 )
+from engine.autograd import chain_rule
 from engine.exercise_graphs import exercise_graphs
 
 COURSE_BACKWARD = """\
@@ -82,8 +83,10 @@ def graph_and_grads(number: int, ops=ONLY_MUL):
 
 def rules_like(engines):
     """A learner's function that is right everywhere: the engine's code, in a function
-    of its own."""
-    return types.FunctionType(engines.__code__, engines.__globals__, "mine")
+    of its own, with a chain rule of its own (the engine's is refused to it)."""
+    rule = types.FunctionType(chain_rule.__code__, chain_rule.__globals__, "my_chain_rule")
+    return types.FunctionType(engines.__code__, {**engines.__globals__, "chain_rule": rule},
+                              "mine")
 
 
 right_grads, right_order = rules_like(Backward), rules_like(TopoSort)
@@ -116,6 +119,23 @@ def test_the_engines_own_backward_is_not_the_learners(given):
     message = failure(check_grads, given)
     assert first_line(message).startswith("the check wants your own ")
     assert Backward.__code__.co_name == "Backward"  # the engine's is itself again after
+
+
+@pytest.mark.parametrize("check, called", [
+    (check_grads, "engine.autograd.chain_rule"), (check_grads, "engine.explain.BackwardSteps"),
+    (check_topo_sort, "engine.autograd.chain_rule"),
+    (check_topo_sort, "engine.explain.BackwardSteps"),
+])
+def test_a_function_that_calls_the_engines_machinery_is_not_the_learners(check, called):
+    module, name = called.rsplit(".", 1)
+    machinery = getattr(__import__(module, fromlist=[name]), name)
+
+    def mine(g, root):
+        machinery(g, root) if name == "BackwardSteps" else machinery([], [], [], [], root, 1.0)
+
+    assert first_line(failure(check, mine)).startswith(
+        f"the check wants your own mine, but it calls {called}, the engine's own")
+    assert machinery.__code__.co_name == name  # the engine's is itself again after
 
 
 def test_the_engines_own_topo_sort_is_not_the_learners():

@@ -136,12 +136,39 @@ def test_the_first_wrong_nodes_of_the_usual_mistakes():
         "node 4, Add(3, 2): your a.grad (node 3) is 0, ")
 
 
-def test_the_engines_own_functions_do_not_pass_for_the_learners():
-    for id_, name in [("topo-sort", "TopoSort"), ("write-backward", "Backward")]:
-        code = f"from engine import {name}\n"
-        assert verdict(code, EXERCISES[id_].checks) == {"passed": False, "messages": [
-            f"the check wants your own {name}, but it runs the engine's, which is what it "
-            f"is compared with: write the rules yourself"]}
+# The engine's machinery, called from a learner's own function of the exercise's name.
+MACHINERY = {
+    "chain_rule": "def {name}(g, root):\n"
+                  "    from engine.autograd import chain_rule\n"
+                  "    from engine.graph import columns\n"
+                  "    grads = chain_rule(*columns(g, '{name}'), root, 1.0)\n"
+                  "    for v, grad in zip(g.nodes, grads):\n"
+                  "        v.grad = grad\n"
+                  "    return [i for i, grad in enumerate(grads) if grad or i == root]\n",
+    "BackwardSteps": "def {name}(g, root):\n"
+                     "    from engine.explain import BackwardSteps\n"
+                     "    steps = BackwardSteps(g, root)\n"
+                     "    for v in g.nodes:\n"
+                     "        v.grad = 0.0\n"
+                     "    g.nodes[root].grad = 1.0\n"
+                     "    for step in steps:\n"
+                     "        for term in step['terms']:\n"
+                     "            g.nodes[term['operand']].grad = term['grad']\n"
+                     "    return [step['node'] for step in reversed(steps)]\n",
+}
+
+
+@pytest.mark.parametrize("id_, name", [("topo-sort", "TopoSort"), ("write-backward", "Backward")])
+def test_the_engines_own_functions_do_not_pass_for_the_learners(id_, name):
+    refusal = (f"the check wants your own {name}, but it calls {{}}, the engine's own, "
+               f"which is what it is compared with: write the rule yourself")
+    code = f"from engine import {name}\n"
+    assert verdict(code, EXERCISES[id_].checks) == {"passed": False, "messages": [
+        refusal.format(f"engine.autograd.{name}")]}
+    for called, template in MACHINERY.items():
+        module = "engine.explain" if called == "BackwardSteps" else "engine.autograd"
+        assert verdict(template.format(name=name), EXERCISES[id_].checks) == {
+            "passed": False, "messages": [refusal.format(f"{module}.{called}")]}, called
 
 
 # In the page
