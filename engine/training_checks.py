@@ -11,6 +11,7 @@ functions as this module imported them, whatever the learner's code redefines.
 from __future__ import annotations
 
 import math
+import os
 import random
 from collections.abc import Callable
 from typing import Any
@@ -31,9 +32,8 @@ HINGE_SCORES = (2.0, 0.5, -0.25, 1.5, -3.0)
 HINGE_LABELS = (1, 1, -1, -1, -1)
 """Scores on both sides of the margin, so that a wrong sign, a missing relu or a sum
 instead of a mean each give their own value."""
-MOONS_POINTS = 200
+MOONS_POINTS = 400
 MOONS_NOISE = 0.1
-MOONS_SEED = 2024
 MLP_FORWARD = MLP.forward
 
 
@@ -138,7 +138,9 @@ def check_hinge_loss(hinge_loss: Callable[[Graph, list[int], list[int]], Any]) -
 def check_accuracy(model: Any, at_least: float = 0.95) -> None:
     """Classify moons points the check draws itself (as the page draws them: two half
     moons, noise 0.1) with `model`, an engine MLP of 2 inputs and 1 output, by the sign
-    of its score: at least `at_least` of them must be right."""
+    of its score: at least `at_least` of them must be right. The points are drawn anew
+    from the system's randomness each time, after the learner's code has run: a model
+    cannot have seen them (nor be made of their labels)."""
     if not (type(model) is MLP and all(type(layer) is Layer for layer in model.layers)
             and all(type(n) is Neuron for layer in model.layers for n in layer.neurons)):
         raise AssertionError(
@@ -150,13 +152,14 @@ def check_accuracy(model: Any, at_least: float = 0.95) -> None:
         raise AssertionError(
             f"your model has {inputs} inputs and {outputs} outputs: it needs 2 inputs (a "
             f"point's x and y) and 1 output (its score)")
-    points, labels = make_moons(MOONS_POINTS, MOONS_NOISE, random.Random(MOONS_SEED))
+    fresh = random.Random(int.from_bytes(os.urandom(16), "big"))
+    points, labels = make_moons(MOONS_POINTS, MOONS_NOISE, fresh)
     right = sum((MLP_FORWARD(model, [x, y])[0] > 0) == (label > 0)
                 for (x, y), label in zip(points, labels, strict=True))
     if right < at_least * len(points):
         raise AssertionError(
             f"your model classifies {right} of {len(points)} new moons points right "
-            f"({right / len(points):.0%}); it needs {at_least:.0%}. Train longer, with "
+            f"({right / len(points):.1%}); it needs {at_least:.0%}. Train longer, with "
             f"more neurons, or with another learning rate, then Run again.")
 
 

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+import engine.training_checks
 from engine import Graph
 from engine.datasets import make_moons
 from engine.nn import MLP
@@ -150,10 +151,29 @@ def test_a_hinge_loss_that_returns_nothing_is_asked_to_return_it():
 
 
 def test_a_trained_model_reaches_the_accuracy_and_an_untrained_one_does_not():
-    check_accuracy(learner(TRAINING, "model", STEPS=100))
+    check_accuracy(learner(TRAINING, "model", STEPS=150))
     message = failure(check_accuracy, learner(TRAINING, "model", STEPS=0))
     assert message.startswith("your model classifies ")
     assert "it needs 95%" in message
+
+
+def test_the_accuracy_is_measured_on_points_drawn_anew_each_time(monkeypatch):
+    """No model can have seen them, or be made of their labels: not even the points of
+    a seed the check once used."""
+    drawn = []
+
+    def recorded(n, noise, rng):
+        points, labels = make_moons(n, noise, rng)
+        drawn.append(points)
+        return points, labels
+
+    monkeypatch.setattr(engine.training_checks, "make_moons", recorded)
+    model = learner(TRAINING, "model", STEPS=150)
+    check_accuracy(model)
+    check_accuracy(model)
+    first, second = drawn
+    assert len(first) == 400 and first != second
+    assert first[:200] != make_moons(200, 0.1, random.Random(2024))[0]
 
 
 def test_only_an_engine_mlp_of_two_inputs_and_one_output_is_measured():

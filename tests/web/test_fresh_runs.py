@@ -141,3 +141,27 @@ def test_topo_sort_as_given_does_not_pass_after_a_fake_in_another_exercise(cours
         backward.attempt(backward.code + "\n" + BACKWARD_FAKES[name])
         topo.element.scroll_into_view_if_needed()
         assert topo.attempt()["passed"] is False, name
+
+
+# The worker's objects that the standard library reads: chosen bytes for os.urandom, a
+# stopped clock for time, a navigator that lies.
+WORKERS_OBJECTS = (
+    "import js\njs.eval('''crypto.getRandomValues = (a) => a.fill(7);\n"
+    "performance.now = () => 0;\n"
+    "Object.defineProperty(navigator, \"userAgent\", { value: \"forged\" });''')\n"
+)
+
+
+def test_a_run_that_changes_the_workers_crypto_clock_or_navigator_leaves_a_fresh_python(
+    playground,
+):
+    starts = playground.python_starts
+    playground.record_statuses()
+    assert playground.run(WORKERS_OBJECTS) == "done"
+    told = "the worker's JavaScript: crypto (a property added or deleted) was changed"
+    assert any(told in status for status in playground.statuses_shown)
+    code = ("import os, js\nprint(os.urandom(4) != bytes([7] * 4), js.performance.now() > 0, "
+            "js.navigator.userAgent != 'forged')\n")
+    assert playground.run(code) == "done"
+    assert playground.output.split() == ["True"] * 3
+    assert playground.python_starts == starts + 1

@@ -4,6 +4,8 @@ through the runner, then in the page."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -88,13 +90,23 @@ def test_a_wrong_step_in_the_page_is_told_what_is_wrong_then_the_solution_passes
     assert step.check == "passed"
 
 
+def counts_masked(message: str) -> str:
+    """`message` with the counts of check_accuracy's random points left out."""
+    return re.sub(r"classifies \d+ of (\d+) new moons points right \([\d.]+%\)",
+                  r"classifies N of \1 new moons points right", message)
+
+
 def test_the_page_shows_each_exercises_code_fails_it_and_passes_its_solution(train):
     for id_, exercise in EXERCISES.items():
         playground = ExerciseAt(train, f"#{id_}")
         playground.element.scroll_into_view_if_needed()
         playground.wait_for("ready")
         assert playground.code == exercise.code
-        assert playground.attempt() == {"passed": False, "messages": verdict(
-            exercise.code, exercise.checks)["messages"]}
+        # As CPython says it, but for how many of its random points a model gets right.
+        page = playground.attempt()
+        cpython = verdict(exercise.code, exercise.checks)
+        assert page["passed"] is cpython["passed"] is False
+        assert [counts_masked(m) for m in page["messages"]] == [
+            counts_masked(m) for m in cpython["messages"]]
         assert playground.attempt(exercise.solution) == {"passed": True, "messages": []}
     expect(train.locator("autograd-progress p")).to_have_text("3 of 3 exercises passed")

@@ -2,7 +2,8 @@
 // cannot put back: the properties of the built-in objects that this worker and
 // Pyodide use, and of their prototypes (`MessagePort.prototype.postMessage`,
 // `Array.prototype[Symbol.iterator]`, `TextDecoder.prototype.decode`, ...): the
-// language's own, and the Web's that a worker talks and loads with. (A Web API
+// language's own, the Web's that a worker talks and loads with, and the worker's
+// `crypto`, `performance` and `navigator`. (A Web API
 // that neither uses, a canvas's say, is left out: checking every one of the
 // worker's 900 globals would cost each run a few milliseconds.)
 // The worker's own globals are put back after every run (worker.js); a change to
@@ -28,8 +29,13 @@ const WATCHED = [
   "Math", "Atomics", "Iterator", "WebAssembly", "EventTarget", "Event", "MessageEvent",
   "MessagePort", "MessageChannel", "ErrorEvent", "TextEncoder", "TextDecoder", "Response",
   "Request", "Headers", "Blob", "URL", "Cache", "CacheStorage", "Performance", "Worker",
-  "WorkerGlobalScope", "DedicatedWorkerGlobalScope", "console",
+  "WorkerGlobalScope", "DedicatedWorkerGlobalScope", "console", "Crypto", "SubtleCrypto",
+  "WorkerNavigator",
 ];
+// The worker's own objects whose methods Python reaches through the standard library
+// (os.urandom reads crypto.getRandomValues, time's clocks performance.now): a change
+// to one of them would outlive the run as surely as one to a prototype.
+const INSTANCES = ["crypto", "performance", "navigator"];
 const DESCRIPTOR_PARTS = ["value", "get", "set", "writable", "configurable", "enumerable"];
 
 /** The objects whose properties are watched: globalThis and its prototypes, the
@@ -49,6 +55,7 @@ function watched() {
     add(value);
     if (typeof value === "function") add(getOwnPropertyDescriptor(value, "prototype")?.value);
   }
+  for (let i = 0; i < INSTANCES.length; i++) add(globalThis[INSTANCES[i]]);
   add(getPrototypeOf(Uint8Array)); // %TypedArray%, every typed array's
   add(getPrototypeOf(Uint8Array.prototype));
   const iterators = [[][Symbol.iterator](), new Map().entries(), new Set().values(), ""[Symbol.iterator]()];
@@ -108,6 +115,7 @@ function learnNames() {
     }
   }
   apply(mapSet, names, [globalThis, { name: "self" }]);
+  for (let i = 0; i < INSTANCES.length; i++) apply(mapSet, names, [globalThis[INSTANCES[i]], { name: INSTANCES[i] }]);
 }
 
 let saved = null;
