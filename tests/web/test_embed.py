@@ -352,6 +352,53 @@ def test_python_starts_when_a_playground_gets_focus(site, new_page):
     assert page.evaluate("scrollY") == 0
 
 
+def test_two_playgrounds_of_the_same_code_keep_their_edits_apart_on_a_page_and_across_pages(
+    pages, site, new_page
+):
+    same = leaf_code("same", 1.0)
+    body = [playground(same), playground(same), playground("print(1)\n", id="twice"),
+            playground("print(2)\n", id="twice")]
+    page = new_page()
+    one, other = (pages.add(name, course_page(site, *body)) for name in ("one.html", "two.html"))
+    page.goto(one)
+    wait_for_all(page, "ready")
+    boxes = [PlaygroundAt(page, f"autograd-playground:nth-of-type({i})") for i in (1, 2, 3, 4)]
+    for i, box in enumerate(boxes):
+        box.code = f"edited = {i}\n"
+    page.goto(other)  # the same playgrounds on another page: an id is the same playground
+    wait_for_all(page, "ready")
+    assert [box.code for box in boxes] == [same, same, "edited = 2\n", "edited = 3\n"]
+    boxes[0].code = "elsewhere = 1\n"
+    page.goto(one)
+    wait_for_all(page, "ready")
+    assert [box.code for box in boxes] == [f"edited = {i}\n" for i in range(4)]
+    keys = page.evaluate("Object.keys(localStorage).sort()")
+    assert "autograd-playground:twice" in keys and "autograd-playground:twice:2" in keys
+
+
+def test_code_kept_under_a_playgrounds_earlier_key_is_found_under_its_key_now(
+    pages, site, new_page
+):
+    code = leaf_code("kept", 1.0)
+    page = new_page()
+    url = pages.add("earlier.html", course_page(site, playground(code), playground(code)))
+    page.goto(url)
+    wait_for_all(page, "ready")
+    # Before keys named their page, a playground without an id kept its code under a
+    # hash of its code alone (FNV-1a, 32 bits, of its UTF-8).
+    digest = 0x811C9DC5
+    for byte in code.encode():
+        digest = ((digest ^ byte) * 0x01000193) % 2**32
+    record = '{"code": "kept = 1\\n", "savedAt": 1, "from": null}'
+    page.evaluate("([key, record]) => { localStorage.clear(); localStorage.setItem(key, record); }",
+                  [f"autograd-playground:code-{digest:08x}", record])
+    page.reload()
+    wait_for_all(page, "ready")
+    first, second = (PlaygroundAt(page, f"autograd-playground:nth-of-type({i})") for i in (1, 2))
+    assert first.code == "kept = 1\n"
+    assert second.code == code  # the earlier key was the first's: the second had none
+
+
 def test_each_playground_keeps_its_learners_edits_and_reset_brings_back_the_authors_code(
     pages, site, new_page
 ):

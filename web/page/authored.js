@@ -43,12 +43,40 @@ function commonPrefix(a, b) {
 }
 
 /**
- * Where a playground keeps its learner's edits and progress: its id, else a hash of
- * its code, else (the full-page playground, which has none) the page's path.
+ * Where a playground keeps its learner's edits and progress: its id (an exercise on two
+ * pages keeps one progress), else the page's path and a hash of its code, else (the
+ * full-page playground, which has none) the page's path. Two playgrounds never write
+ * one key: a later one on the page with the same id, or the same code and no id, has
+ * its place among them after it (":2", ":3"), and a repeated id is told in the console.
  */
 export function playgroundKey(element) {
-  const code = authoredCode(element);
-  return element.id || (code === null ? location.pathname : codeKey(code));
+  const base = baseKey(element);
+  const same = [...element.ownerDocument.querySelectorAll("autograd-playground")]
+    .filter((other) => baseKey(other) === base);
+  const place = Math.max(0, same.indexOf(element));
+  if (place > 0 && element.id) {
+    console.warn(`Two playgrounds on this page have the id "${element.id}": each needs its own, ` +
+      `so this one keeps the learner's code under "${base}:${place + 1}"`);
+  }
+  return place === 0 ? base : `${base}:${place + 1}`;
+}
+
+/** Where a playground without an id kept its learner's code before keys named the
+ *  page: a hash of its code alone; null for any other. */
+export function earlierKey(element) {
+  const code = element.id ? null : authoredCode(element);
+  return code === null || playgroundKey(element) !== baseKey(element) ? null : codeKey(code);
+}
+
+const baseKeys = new WeakMap();
+
+function baseKey(element) {
+  if (!baseKeys.has(element)) {
+    const code = authoredCode(element);
+    const path = location.pathname;
+    baseKeys.set(element, element.id || (code === null ? path : `${path}#${codeKey(code)}`));
+  }
+  return baseKeys.get(element);
 }
 
 /**

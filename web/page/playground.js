@@ -29,13 +29,14 @@
 // author's attributes are described in options.js; without `theme`, it is light
 // or dark as its page is (host-theme.js).
 
-import { authoredCode, authoredExercise, playgroundKey } from "./authored.js";
+import { authoredCode, authoredExercise, earlierKey, playgroundKey } from "./authored.js";
 import { deadlines } from "./deadlines.js";
 import { element } from "./dom.js";
 import example from "../shared/example.py";
 import { Exercise } from "./exercise.js";
 import exerciseCss from "./exercise.css";
 import { Keeper } from "./keeper.js";
+import { PASSES } from "./progress.js";
 import { inViewNow, onFirstSight } from "./lazy.js";
 import { Live } from "./live.js";
 import { cssHeight, isLive, optionsSheet, timeoutMs } from "./options.js";
@@ -48,7 +49,7 @@ import { followHostTheme } from "./host-theme.js";
 import css from "./playground.css";
 import proseCss from "./prose.css";
 import { sharedRuntime } from "./runtime.js";
-import { codeFromLink, MAX_LINK_CHARS, shareLink } from "./share.js";
+import { codeFromLink, MAX_LINK_CHARS, shareLink, store } from "./share.js";
 import { Stepper } from "./stepper.js";
 import { noGraphNote, TablePanel } from "./table.js";
 
@@ -85,6 +86,7 @@ class AutogradPlayground extends HTMLElement {
     this.readOnly = this.hasAttribute("readonly");
     if (this.authored === null) liveFromUrl(this); // the full page: ?live, ?live=off
     const key = playgroundKey(this);
+    adoptEarlier(key, earlierKey(this));
     this.storageKey = `autograd-playground:${key}`;
     const exercise = authoredExercise(this);
     this.exercise = exercise.checks.length ? new Exercise(exercise, this, key) : null;
@@ -517,6 +519,16 @@ class AutogradPlayground extends HTMLElement {
     this.notice.textContent = text;
     this.offered = download;
     this.downloadButton.hidden = !download;
+  }
+}
+
+/** What a learner kept under the key this playground had before keys named their page
+ *  (its code and its pass), under its key now, unless something is kept there already. */
+function adoptEarlier(key, earlier) {
+  if (earlier === null) return;
+  for (const prefix of ["autograd-playground:", PASSES]) {
+    const kept = store.get(prefix + earlier);
+    if (kept !== null && store.get(prefix + key) === null) store.set(prefix + key, kept);
   }
 }
 

@@ -9,13 +9,13 @@
 import { playgroundKey } from "./authored.js";
 import { element } from "./dom.js";
 
-const PREFIX = "autograd-exercise:";
+export const PASSES = "autograd-exercise:"; // before each pass's key in localStorage
 const EXERCISES = 'autograd-playground:has(> script[data-role="check"])';
 
 /** Whether the exercise kept under `key` was passed in this browser. */
 export function hasPassed(key) {
   try {
-    return JSON.parse(localStorage.getItem(PREFIX + key))?.passed === true;
+    return JSON.parse(localStorage.getItem(PASSES + key))?.passed === true;
   } catch {
     return false; // storage switched off, or not ours to read
   }
@@ -24,7 +24,7 @@ export function hasPassed(key) {
 /** Remember that `code` passed the exercise kept under `key`. */
 export function rememberPass(key, code) {
   try {
-    localStorage.setItem(PREFIX + key, JSON.stringify({ passed: true, code, at: Date.now() }));
+    localStorage.setItem(PASSES + key, JSON.stringify({ passed: true, code, at: Date.now() }));
   } catch {
     // Storage full or switched off: the pass shows on this page, and is not remembered.
   }
