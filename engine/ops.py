@@ -1,6 +1,6 @@
-"""Every op, one block each: its variant (operand indices, and each operand's local
-derivative in words, `rule`, for people stepping through) followed by the function that
-computes it forward and records its node.
+"""Every op, one block each: its variant (operand indices; for people stepping through,
+each operand's local derivative in words, `rule`, and what the op computes in words,
+`forward`) followed by the function that computes it forward and records its node.
 
 Variants are NamedTuples: immutable, equal by value, readable, and usable with `match`.
 Their derivatives are the arms of `autograd.chain_rule`, one per variant, so that Backward
@@ -27,6 +27,7 @@ class Add(NamedTuple):
     b: int
     arity = 2
     rule = ("1", "1")
+    forward = "{a}.data + {b}.data"
 
 
 def VAdd(g: Graph, a: int, b: int) -> int:
@@ -59,6 +60,7 @@ class Sub(NamedTuple):
     b: int
     arity = 2
     rule = ("1", "-1")
+    forward = "{a}.data - {b}.data"
 
 
 def VSub(g: Graph, a: int, b: int) -> int:
@@ -91,6 +93,7 @@ class Mul(NamedTuple):
     b: int
     arity = 2
     rule = ("{b}.data", "{a}.data")
+    forward = "{a}.data * {b}.data"
 
 
 def VMul(g: Graph, a: int, b: int) -> int:
@@ -123,6 +126,7 @@ class Div(NamedTuple):
     b: int
     arity = 2
     rule = ("1 / {b}.data", "-{out}.data / {b}.data")
+    forward = "{a}.data / {b}.data"
 
 
 def VDiv(g: Graph, a: int, b: int) -> int:
@@ -157,6 +161,7 @@ class Neg(NamedTuple):
     a: int
     arity = 1
     rule = ("-1",)
+    forward = "-{a}.data"
 
 
 def VNeg(g: Graph, a: int) -> int:
@@ -191,6 +196,7 @@ class Pow(NamedTuple):
     k: float
     arity = 1
     rule = ("{k} * {a}.data**({k} - 1)",)
+    forward = "{a}.data**{k}"
 
 
 def VPow(g: Graph, a: int, k: float) -> int:
@@ -227,6 +233,7 @@ class Exp(NamedTuple):
     a: int
     arity = 1
     rule = ("{out}.data",)
+    forward = "exp({a}.data)"
 
 
 def VExp(g: Graph, a: int) -> int:
@@ -263,6 +270,7 @@ class Log(NamedTuple):
     a: int
     arity = 1
     rule = ("1 / {a}.data",)
+    forward = "log({a}.data)"
 
 
 def VLog(g: Graph, a: int) -> int:
@@ -297,6 +305,7 @@ class Tanh(NamedTuple):
     a: int
     arity = 1
     rule = ("(1 - {out}.data**2)",)
+    forward = "tanh({a}.data)"
 
 
 def VTanh(g: Graph, a: int) -> int:
@@ -328,6 +337,7 @@ class Relu(NamedTuple):
     a: int
     arity = 1
     rule = ("({out}.data > 0)",)
+    forward = "max(0, {a}.data)"
 
 
 def VRelu(g: Graph, a: int) -> int:
@@ -360,6 +370,7 @@ class Sigmoid(NamedTuple):
     a: int
     arity = 1
     rule = ("{out}.data * (1 - {out}.data)",)
+    forward = "1 / (1 + exp(-{a}.data))"
 
 
 def VSigmoid(g: Graph, a: int) -> int:

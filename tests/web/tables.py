@@ -48,4 +48,6 @@ def assert_page_reads(table: dict) -> None:
                 number = term[name]
                 assert type(number) is float or number in NUMBER_WORDS, f"term {name}"
     assert table["noSteps"] is None or is_text(table["noSteps"]), "noSteps"
+    assert table["forward"] is None or all(is_text(rule["fn"]) and is_text(rule["rule"])
+                                           for rule in table["forward"].values()), "forward"
     assert len(table["notes"]) <= MAX_NOTES and all(map(is_text, table["notes"])), "notes"

@@ -22,7 +22,6 @@ from .test_graph import (
     run_and_draw,
     run_to_backwards_grads,
     step_button,
-    stepper,
 )
 from .test_loading import delay_bar, run_at_once, slow_link
 
@@ -212,7 +211,8 @@ def test_the_picture_is_one_tab_stop_whose_arrow_keys_move_between_nodes_in_inde
     tab_into_the_picture(playground)
     assert focused_node(playground) == "5"  # Backward's root, the node that matters most
     keys.press("Tab")
-    expect(stepper(playground)).to_be_focused()  # the next control after the picture
+    # the next control after the picture: the tape's stepper, then Backward's
+    expect(playground.element.locator(".tape-stepper")).to_be_focused()
     keys.press("Shift+Tab")
     assert focused_node(playground) == "5"
 

@@ -23,7 +23,7 @@ BY_HAND = "\ng.nodes[a].grad = 5.0\n"
 
 
 def band(playground):
-    return playground.element.locator(".replay-band")
+    return playground.element.locator(".replay-band.backward")
 
 
 def back(playground):

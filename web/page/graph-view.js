@@ -92,7 +92,7 @@ export class GraphView {
     this.whole = table !== null && table.count <= FULL_LIMIT;
     this.grads = table?.grad ?? [];
     this.top = gradScale(this.grads);
-    this.marks = { selected: null, current: null, targets: new Set() };
+    this.marks = { selected: null, current: null, targets: new Set(), made: null };
     const drawable = table?.count > 0;
     this.root.hidden = !drawable; // no graph (or no node), no picture
     this.note.textContent = "";
@@ -108,8 +108,9 @@ export class GraphView {
     this.paint();
   }
 
-  /** Mark the selected node, the node Backward visits and the ones it adds to; a big
-   *  graph's picture moves to the neighbourhood of the node that now matters. */
+  /** Mark the selected node, the node Backward visits and the ones it adds to, and in a
+   *  replay of the tape the nodes not yet `made`; a big graph's picture moves to the
+   *  neighbourhood of the node that now matters. */
   setMarks(marks) {
     this.marks = { ...this.marks, ...marks };
     if (Number.isInteger(marks.selected)) this.activate(marks.selected); // where Tab comes back to
@@ -191,8 +192,10 @@ export class GraphView {
   /** Bring the drawn boxes up to date with the grads and marks. */
   paint() {
     if (!this.boxes) return;
-    const { selected, current, targets } = this.marks;
+    const { selected, current, targets, made } = this.marks;
+    const unmade = (i) => made !== null && made !== undefined && i > made;
     for (const [i, box] of this.boxes) {
+      box.group.classList.toggle("unmade", unmade(i));
       const sign = shade(box.group, this.grads[i], this.top);
       box.grad.textContent = `grad ${GLYPHS[sign] ?? ""}${valueText(this.table, "grad", i, this.grads[i])}`;
       box.group.classList.toggle("selected", selected === i);
@@ -208,7 +211,9 @@ export class GraphView {
     this.legend.changed.hidden = !shown.some((i) => this.changed(i));
     for (const edge of this.frame.querySelectorAll("path.edge")) {
       edge.classList.toggle("active", current !== null && edge.dataset.head === `op${current}`);
+      edge.classList.toggle("unmade", unmade(Number(edge.dataset.head.replace(/^(v|op)/, ""))));
     }
+    for (const op of this.frame.querySelectorAll("g.op")) op.classList.toggle("unmade", unmade(Number(op.dataset.op)));
     const focus = this.boxes.get(this.marks.selected ?? this.marks.current);
     if (focus) this.panzoom.show(focus.x, focus.y);
   }

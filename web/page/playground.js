@@ -51,6 +51,7 @@ import proseCss from "./prose.css";
 import { sharedRuntime } from "./runtime.js";
 import { codeFromLink, MAX_LINK_CHARS, shareLink, store } from "./share.js";
 import { Stepper } from "./stepper.js";
+import { TapeStepper } from "./tape-stepper.js";
 import { noGraphNote, TablePanel } from "./table.js";
 
 // What the results say before the first run, in place of panels that have nothing yet.
@@ -177,7 +178,8 @@ class AutogradPlayground extends HTMLElement {
     this.tables = new TablePanel();
     this.picture = new GraphView(() => this.runtime.whenIdle());
     this.stepper = new Stepper();
-    this.tables.bar.after(this.stepper.band); // a replay is said over the numbers it shows
+    this.tape = new TapeStepper(() => this.code);
+    this.tables.bar.after(this.tape.band, this.stepper.band); // a replay is said over its numbers
     this.linkViews();
     this.pendingCode = this.initialCode();
     this.placeholder = element("pre", { className: "placeholder", textContent: this.pendingCode });
@@ -207,32 +209,40 @@ class AutogradPlayground extends HTMLElement {
         this.output.root,
         this.plots.root,
         element("h2", { textContent: "Nodes" }),
-        (this.views = element("div", { className: "views" }, [this.tables.root, this.picture.root, this.stepper.root])),
+        (this.views = element("div", { className: "views" }, [
+          this.tables.root, this.picture.root, this.tape.root, this.stepper.root,
+        ])),
       ])),
     ]));
     this.editorBox = editorBox;
     root.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
   }
 
-  /** Keep the table, the picture, the stepper and the editor showing the same node. */
+  /** Keep the table, the picture, the steppers and the editor showing the same node;
+   *  one replay at a time, Backward's or the tape's. */
   linkViews() {
     this.tables.root.addEventListener("table-change", ({ detail }) => {
       const t = this.tables.current ?? null;
       this.picture.show(t, (i) => this.tables.changed(i));
+      this.tape.show(t, { keep: detail.live });
       this.stepper.show(t, { keep: detail.live });
       this.markNodeLine(null);
     });
     this.tables.onSelect = this.picture.onSelect = (i) => this.selectNode(i);
-    this.stepper.onStep = ({ grads, position, current, targets }) => {
-      this.tables.setGrads(grads, position);
+    const shown = (other, { grads, position, current, targets = new Set(), made = null }, step) => {
+      if (position !== null) other.leave();
+      else if (other.position !== null) return; // the other's replay is what is shown
+      this.tables.setGrads(grads, { step, made });
       this.picture.setGrads(grads);
       this.views.classList.toggle("replaying", position !== null);
-      for (const view of [this.tables, this.picture]) view.setMarks({ current, targets });
+      for (const view of [this.tables, this.picture]) view.setMarks({ current, targets, made });
       if (current !== null) {
         this.tables.reveal(current);
         this.markNodeLine(this.tables.current.line[current]);
       }
     };
+    this.stepper.onStep = (s) => shown(this.tape, s, s.position);
+    this.tape.onStep = (s) => shown(this.stepper, s, null);
   }
 
   /** Select node `i` of the table in view: in the table, in the picture, and its line. */

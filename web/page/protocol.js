@@ -192,6 +192,8 @@ function isTable(t) {
     && (t.root === null || node(t.root))
     && (t.steps === null || (Array.isArray(t.steps) && t.steps.every((step) => isStep(step, node))))
     && (t.noSteps === null || isText(t.noSteps))
+    && (t.forward === null || (isObject(t.forward)
+      && Object.values(t.forward).every((r) => isObject(r) && isText(r.fn) && isText(r.rule))))
     && Array.isArray(t.notes) && t.notes.length <= MAX_NOTES && t.notes.every(isText);
 }
 

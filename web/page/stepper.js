@@ -50,7 +50,7 @@ export class Stepper {
     this.bandText = element("span", { className: "band-text" });
     this.backButton = button("Show the program's values", "Show the program's values",
       "Leave the replay: the grads your code left (Esc)", () => this.go(null));
-    this.band = element("p", { className: "replay-band", hidden: true }, [this.bandText, " ", this.backButton]);
+    this.band = element("p", { className: "replay-band backward", hidden: true }, [this.bandText, " ", this.backButton]);
     this.band.setAttribute("role", "status");
     this.show(null);
   }
@@ -72,6 +72,11 @@ export class Stepper {
       return;
     }
     this.go(kept ? this.position : null);
+  }
+
+  /** Leave the replay, if one is shown. */
+  leave() {
+    if (this.position !== null) this.go(null);
   }
 
   /** Move to `position` (null: leave the replay, showing the program's grads). */

@@ -103,6 +103,7 @@ export class TablePanel {
     this.before = this.comparing?.get(this.current?.title);
     this.grads = this.current?.grad;
     this.gradsBefore = this.before?.grad;
+    this.made = null;
     this.gradHeading.textContent = "grad";
     this.top = gradScale(this.grads ?? []);
     this.marks = { selected: null, current: null, targets: new Set() };
@@ -147,13 +148,15 @@ export class TablePanel {
     });
   }
 
-  /** Show `grads`: the table's own (`step` null), or those after `step` steps of a
-   *  replay of Backward, named so in the grad column's heading. The shading keeps the
-   *  table's scale, so colours grow as the grads arrive. */
-  setGrads(grads, step = null) {
+  /** Show `grads`: the table's own, or those after `step` steps of a replay of Backward
+   *  (named so in the grad column's heading), or, in a replay of the tape being built,
+   *  with the nodes after `made` greyed. The shading keeps the table's scale, so colours
+   *  grow as the grads arrive. */
+  setGrads(grads, { step = null, made = null } = {}) {
     this.grads = grads;
+    this.made = made;
     const b = this.before;
-    this.gradsBefore = b && (step === null ? b.grad : gradsAfter(b, step));
+    this.gradsBefore = b && (made !== null ? b.grad.map(() => 0) : step === null ? b.grad : gradsAfter(b, step));
     this.gradHeading.textContent = step === null ? "grad" : `grad, step ${step}`;
     this.redraw();
   }
@@ -227,6 +230,7 @@ export class TablePanel {
     tr.setAttribute("aria-selected", String(this.marks.selected === i));
     tr.classList.toggle("current", this.marks.current === i);
     tr.classList.toggle("target", this.marks.targets.has(i));
+    tr.classList.toggle("unmade", this.made !== null && i > this.made);
     return tr;
   }
 

@@ -13,6 +13,7 @@ from itertools import chain
 from types import ModuleType
 
 from engine import BackwardSteps, Graph, rows
+from engine.graph import VARIANTS
 from engine.inspect import is_graph_like
 
 from .caps import CELL_CHARS, FULL_LABEL_CHARS, NOTE_CHARS, TITLE_CHARS, clip, describe
@@ -66,8 +67,21 @@ def table(title: str, graph: object) -> dict:
         "root": root,
         "steps": steps,
         "noSteps": no_steps,
+        "forward": forward_rules(graph, rs),
         "notes": notes,
     }
+
+
+def forward_rules(graph: object, rs: list[dict]) -> dict[str, dict[str, str]] | None:
+    """What each op of the graph computes, in words, by its name, for a replay of the
+    tape being built: {"Mul": {"fn": "VMul", "rule": "{a}.data * {b}.data"}}. None but
+    for the engine's own Graph, whose ops are the engine's: a learner's class named Mul
+    may compute something else, and its steps go without words."""
+    if type(graph) is not Graph:
+        return None
+    names = {r["op"] for r in rs} - {None}
+    return {kind.__name__: {"fn": f"V{kind.__name__}", "rule": kind.forward}
+            for kind in VARIANTS if kind.__name__ in names}
 
 
 def clipped(column: list, limit: int) -> list:

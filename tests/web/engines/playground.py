@@ -97,7 +97,8 @@ class Playground:
     def button(self, name: str) -> Element:
         return self.call(
             "return [...root.querySelectorAll('button')]"
-            ".find(b => b.textContent === arguments[1]);",
+            ".find(b => b.checkVisibility() "
+            "&& (b.getAttribute('aria-label') ?? b.textContent) === arguments[1]);",
             name,
         )
 

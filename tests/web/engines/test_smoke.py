@@ -57,6 +57,8 @@ def test_the_chapters_example_shows_its_6_nodes_with_its_grads_and_replays_backw
     assert example.full_values("grad") == [0.0] * 5 + [1.0]
     example.button("Show the program's values").click()
     assert example.rows() == CHAPTER_ROWS
+    example.button("Last node").click()  # the tape being built, at its last node
+    assert example.rows() == [row[:4] + ["0.0"] for row in CHAPTER_ROWS]
 
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["isolated", "plain"])
