@@ -166,8 +166,9 @@ def picture_state(playground) -> str:
 def test_a_big_picture_laid_out_within_its_deadline_is_drawn_whole(playground):
     set_deadlines(playground.page, wholePictureMs=NEVER_MS)
     run_and_draw(playground, TANGLED)
-    assert boxes(playground).count() == 196
-    assert playground.element.locator(".picture-note").inner_text() == ""
+    assert boxes(playground).count() == 196  # every node, at a size whose text reads
+    assert playground.element.locator(".picture-note").inner_text().startswith(
+        "Drawn at its own size, around node 195")
 
 
 def test_a_big_picture_past_its_deadline_shows_a_neighbourhood(playground):
@@ -377,3 +378,31 @@ def test_a_100k_node_graph_draws_a_neighbourhood_and_keeps_the_page_responsive(p
     )
     assert "neighbourhood of node 5" in playground.element.locator(".picture-note").inner_text()
     assert boxes(playground).count() <= 100
+
+
+def text_px(playground, i: int) -> float:
+    """How tall box i's name is on the screen, in CSS pixels."""
+    return box(playground, i).locator("text.name-line").evaluate(
+        "t => t.getBoundingClientRect().height")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}], ids=["1280x800"])
+def test_a_layer_of_neurons_is_drawn_with_text_that_reads_and_fit_shows_it_all(
+    open_playground, site, viewport
+):
+    playground = open_playground(site + "?live=off", viewport=viewport)
+    run_and_draw(playground, (PROGRAMS / "layer_of_three.py").read_text(encoding="utf-8"))
+    assert playground.output.strip() == "28 nodes"
+    note = playground.element.locator(".picture-note")
+    assert note.inner_text().startswith("Drawn at its own size, around node 27, so that its "
+                                        "text reads: drag to pan, or Fit")
+    assert text_px(playground, 27) >= 12
+    playground.element.get_by_role("button", name="Fit the picture").click()
+    assert text_px(playground, 27) < 12  # all 28 nodes in view, smaller
+
+
+def test_the_chapters_graph_is_drawn_whole_with_text_that_reads(open_playground, site):
+    playground = open_playground(site, viewport={"width": 1280, "height": 800})
+    run_and_draw(playground)
+    assert playground.element.locator(".picture-note").inner_text() == ""
+    assert min(text_px(playground, i) for i in range(6)) >= 12

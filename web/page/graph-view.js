@@ -26,6 +26,7 @@ import { layout } from "./layout.js";
 import { PanZoom } from "./panzoom.js";
 
 const FULL_LIMIT = 200;
+const READABLE_SCALE = 0.5; // of the drawing's own size, below which it is not fitted
 const NEIGHBOURHOOD = 40;
 const SVG = "http://www.w3.org/2000/svg";
 const POINTS = 72; // Graphviz sizes are in inches, positions in points
@@ -172,7 +173,16 @@ export class GraphView {
     this.frame.style.setProperty("--drawing-ratio", `${w} / ${h}`);
     this.frame.style.setProperty("--drawing-height", `${h}px`);
     const focus = boxes.get(this.focus());
-    if (!this.whole && focus) this.panzoom.centre(focus.x, focus.y); // a neighbourhood's point is its centre
+    // A neighbourhood's point is its centre; a whole graph that would be fitted with its
+    // text under half its size (6 px) is drawn at its own size (12 px) around its node
+    // that matters, and says so, unless the frame grows to show it whole (prose.css).
+    const shownWhole = getComputedStyle(this.frame).getPropertyValue("--picture-fit").trim() === "whole";
+    const unreadable = this.whole && !shownWhole && !this.panzoom.fitsAtOwnSize(READABLE_SCALE);
+    if (focus && (!this.whole || unreadable)) this.panzoom.centre(focus.x, focus.y);
+    if (unreadable) {
+      this.note.textContent = [`Drawn at its own size, around node ${this.focus()}, so that its text reads: ` +
+        "drag to pan, or Fit to see the whole graph, smaller.", missingOperands(t)].filter(Boolean).join(" ");
+    }
     this.activate(boxes.has(this.active) ? this.active : this.focus());
     if (this.refocus && document.activeElement === document.body) {
       boxes.get(this.active).group.focus({ preventScroll: true }); // its old box went with the old drawing

@@ -45,11 +45,17 @@ export class PanZoom {
     this.set({ ...v, x: v.x + dx * v.w, y: v.y + dy * v.h });
   }
 
+  /** Whether the whole drawing fits the frame at `scale` of its own size or more (1:
+   *  its text as big as set). */
+  fitsAtOwnSize(scale = 1) {
+    return this.full.w * scale <= this.frame.clientWidth && this.full.h * scale <= this.frame.clientHeight;
+  }
+
   /** Show the drawing at its own size around the point (x, y), or all of it if it fits. */
   centre(x, y) {
     const w = this.frame.clientWidth;
     const h = this.frame.clientHeight;
-    if (this.full.w <= w && this.full.h <= h) this.fit();
+    if (this.fitsAtOwnSize()) this.fit();
     else this.set({ x: x - w / 2, y: y - h / 2, w, h });
   }
 
