@@ -42,8 +42,8 @@ def check_grads(
 
     Each graph gets two calls, as a learner's Backward must give the same grads every
     time. The first disagreement is named from the root down (in reverse topological order),
-    which is where a backward pass first went wrong: "node 4, Mul(2, 3): your a.grad
-    (node 2) is 0.5, expected -1.5", with the code that builds the graph.
+    which is where a backward pass first went wrong: "node 4, Mul(2, 3): your #2.grad is
+    0.5, expected -1.5", with the code that builds the graph.
     """
     name = function_name(backward, "check_grads", "backward")
     tries = exercise_graphs(ops, graphs, seed)
@@ -164,7 +164,7 @@ def _use_problem(
     rules, or adding up their shares, went wrong."""
     if len(uses) == 1:
         (i, role), = uses
-        message = f"{_node(ours, i)}: your {role}.grad (node {j}) is {got}, expected {want}"
+        message = f"{_node(ours, i)}: your #{j}.grad is {got}, expected {want}"
         if type(mine) in (int, float) and mine == 0:
             kind = type(ours.nodes[i].op).__name__
             message += (f". Node {j} got nothing from node {i}: does your {name} handle "

@@ -162,7 +162,7 @@ def test_the_wrong_order_names_the_node_that_passed_nothing_back():
                       ops=ONLY_MUL)
     _, grads = graph_and_grads(1)
     assert first_line(message) == (
-        f"node 4, Mul(3, 2): your a.grad (node 3) is 0, expected {grads[3]:.6g}. "
+        f"node 4, Mul(3, 2): your #3.grad is 0, expected {grads[3]:.6g}. "
         f"Node 3 got nothing from node 4: does your Backward handle Mul, and visit node 4 "
         f"before node 3 (users before their operands: the reverse of a topological order)?"
     )
@@ -175,7 +175,7 @@ def test_a_wrong_rule_names_the_op_and_the_operand():
     g = graph.build()
     theirs = 1 - g.nodes[4].data ** 2
     assert first_line(message) == (
-        f"node 5, Tanh(4): your a.grad (node 4) is {theirs:.6g}, expected {grads[4]:.6g}"
+        f"node 5, Tanh(4): your #4.grad is {theirs:.6g}, expected {grads[4]:.6g}"
     )
 
 
@@ -186,7 +186,7 @@ def test_a_backward_that_does_not_zero_first_is_told_on_its_second_call():
     assert first_line(message) == (
         "the first call of your Backward was right, the second on the same graph was not: "
         "set the grads it fills to 0 first, so that every call gives the same grads. "
-        f"On the second call, node 5, Tanh(4): your a.grad (node 4) is "
+        f"On the second call, node 5, Tanh(4): your #4.grad is "
         f"{2 * grads[4]:.6g}, expected {grads[4]:.6g}"
     )
 
@@ -235,7 +235,7 @@ def test_a_grad_that_is_not_a_number_is_named():
         g.nodes[root - 1].grad = None
 
     message = first_line(failure(check_grads, backward))
-    assert message.startswith("node 5, Tanh(4): your a.grad (node 4) is None (not a number), ")
+    assert message.startswith("node 5, Tanh(4): your #4.grad is None (not a number), ")
 
 
 def test_no_grads_set():

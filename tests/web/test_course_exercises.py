@@ -116,7 +116,7 @@ def test_the_exercises_as_given_say_what_to_do():
     assert said["topo-sort"][0].startswith(
         "your TopoSort returned [5]: node 4 is missing, and node 5, Tanh(4) uses it\n")
     assert said["write-backward"][0].startswith(
-        "node 5, Tanh(4): your a.grad (node 4) is 0, ")
+        "node 5, Tanh(4): your #4.grad is 0, ")
 
 
 @pytest.mark.parametrize("code", [MISSING_PLUS_EQUALS, WRONG_ORDER],
@@ -127,13 +127,23 @@ def test_a_wrong_backward_is_told_the_first_wrong_node(code):
     assert message == check_grads_says(code)
 
 
+def test_what_the_exercise_prints_agrees_with_its_verdict():
+    for code, passed in [(BACKWARD, True), (MISSING_PLUS_EQUALS, False)]:
+        result, output, _ = run_watched(code, tuple(EXERCISES["write-backward"].checks))
+        assert result["check"]["passed"] is passed
+        checks = [line for line in output.splitlines() if "grad check" in line]
+        assert len(checks) == 3
+        assert all("grad check passed" in line for line in checks) is passed
+    assert "a*a + b: grad check failed" in output  # a node used twice gets one share
+
+
 def test_the_first_wrong_nodes_of_the_usual_mistakes():
     assert check_grads_says(MISSING_PLUS_EQUALS).startswith(
         "node 0 is used twice, by node 2, Mul(0, 0) (as a and b): ")
     assert check_grads_says(MISSING_PLUS_EQUALS).split("\n")[0].endswith(
         "did you add (+=) both uses?")
     assert check_grads_says(WRONG_ORDER).startswith(
-        "node 4, Add(3, 2): your a.grad (node 3) is 0, ")
+        "node 4, Add(3, 2): your #3.grad is 0, ")
 
 
 # The engine's machinery, called from a learner's own function of the exercise's name.
