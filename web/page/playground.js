@@ -52,7 +52,7 @@ import { sharedRuntime } from "./runtime.js";
 import { codeFromLink, MAX_LINK_CHARS, shareLink, store } from "./share.js";
 import { Stepper } from "./stepper.js";
 import { TapeStepper } from "./tape-stepper.js";
-import { noGraphNote, TablePanel } from "./table.js";
+import { noGraphNote, nothingRan, TablePanel } from "./table.js";
 
 // What the results say before the first run, in place of panels that have nothing yet.
 const FIRST_HINT = "Press Run (or Ctrl+Enter): what the code prints shows here, then a table " +
@@ -208,6 +208,7 @@ class AutogradPlayground extends HTMLElement {
         element("h2", { textContent: "Output" }),
         this.output.root,
         this.plots.root,
+        (this.staleNote = element("p", { className: "stale-note", role: "status", hidden: true })),
         element("h2", { textContent: "Nodes" }),
         (this.views = element("div", { className: "views" }, [
           this.tables.root, this.picture.root, this.tape.root, this.stepper.root,
@@ -291,6 +292,9 @@ class AutogradPlayground extends HTMLElement {
     if (typeof linked !== "string") return;
     this.keeper.openLink(linked);
     this.live?.pause(LINK_WAITS);
+    if (!this.results.classList.contains("unrun")) {
+      this.markStale("These are the results of the code before the link's: press Run to run the link's code.");
+    }
   }
 
   get state() {
@@ -512,7 +516,15 @@ class AutogradPlayground extends HTMLElement {
   showResult(result, live) {
     if (result.error) this.print("error", result.error);
     this.markLine(result.line ?? null);
-    this.tables.setTables(result.tables, { complete: result.status === "done", empty: noGraphNote(result), live });
+    // A live edit that does not parse yet (a line half typed) keeps the last results on
+    // screen, said to be the last run's that worked, rather than blanking them.
+    const kept = live && nothingRan(result) && this.tables.tables.length > 0;
+    if (kept) {
+      this.markStale(`These are the results of the last run that worked: this code has a ${noGraphNote(result)}`);
+    } else {
+      this.markStale(result.status === "done" ? null : stopNote(result));
+      this.tables.setTables(result.tables, { complete: result.status === "done", empty: noGraphNote(result), live });
+    }
     const time = result.ms === undefined ? "" : ` in ${Math.round(result.ms)} ms`;
     const words = { done: `ran${time}`, error: `error${time}`, stopped: "stopped" };
     const restarting = this.runtime.ready ? "" : `; ${phaseText(this.runtime.phase)}`;
@@ -521,6 +533,13 @@ class AutogradPlayground extends HTMLElement {
 
   setStatus(text) {
     this.status.textContent = text;
+  }
+
+  /** Say over the nodes that they are not what the code in the editor gives (null: they
+   *  are). */
+  markStale(text) {
+    this.staleNote.hidden = text === null;
+    this.staleNote.textContent = text ?? "";
   }
 
   /** Tell the learner about their code (kept, linked, too long), beside the run's status;
@@ -540,6 +559,15 @@ function adoptEarlier(key, earlier) {
     const kept = store.get(prefix + earlier);
     if (kept !== null && store.get(prefix + key) === null) store.set(prefix + key, kept);
   }
+}
+
+/** What the nodes panel says of a run that did not end: the graph is as it was then. */
+function stopNote({ status, line, tables }) {
+  if (!tables.length) return null; // the panel says why there is no graph
+  const where = line ? ` on line ${line}` : "";
+  return status === "stopped"
+    ? "The run was stopped: the nodes are as the code had left them then."
+    : `The run stopped at an error${where}: the nodes are as the code had left them then.`;
 }
 
 /** The full-page playground's `live` from its URL, where given: `?live` or `?live=off`. */

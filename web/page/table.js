@@ -264,14 +264,23 @@ function label(t, i) {
 }
 
 /** What the nodes panel says when a run left no graph: why, in the run's own terms. */
-export function noGraphNote({ status, error, line }) {
+export function noGraphNote(result) {
+  const { status, line } = result;
   if (status === "stopped") return "Stopped before the code made a graph.";
   if (status !== "error") return "This code made no graph.";
-  const text = (error ?? "").trim();
-  const kind = /^\w+/.exec(text.split("\n").at(-1))?.[0] ?? "An error";
+  const kind = errorKind(result);
   const where = line ? ` on line ${line}` : "";
-  if (COMPILE_ERRORS.has(kind) && !/, in </.test(text)) return `${kind}${where}: nothing ran.`;
+  if (nothingRan(result)) return `${kind}${where}: nothing ran.`;
   return `${kind}${where}, before the code made a graph.`;
+}
+
+/** Whether `result` is of code Python refused before running any of it (a SyntaxError). */
+export function nothingRan(result) {
+  return result.status === "error" && COMPILE_ERRORS.has(errorKind(result)) && !/, in </.test(result.error ?? "");
+}
+
+function errorKind({ error }) {
+  return /^\w+/.exec((error ?? "").trim().split("\n").at(-1))?.[0] ?? "An error";
 }
 
 function nodes(count) {

@@ -1,0 +1,51 @@
+"""Results that say when they are stale: a live edit that does not parse yet keeps the
+last results on screen, marked as the last run that worked, with the error beside them;
+a run that stopped, or a link opened over results, says what the nodes are."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .test_live import link_to, put_cursor_after
+from .test_run import CHAPTER_ROWS
+
+
+def stale(playground):
+    return playground.element.locator(".stale-note")
+
+
+def test_an_unfinished_line_keeps_the_last_results_marked_as_the_last_that_worked(playground):
+    assert playground.run() == "done"
+    put_cursor_after(playground, 'print("e =", g.nodes[e].data)')
+    playground.page.keyboard.type("\nx = 1 +")
+    playground.wait_for("error")
+    expect(stale(playground)).to_have_text(
+        "These are the results of the last run that worked: this code has a SyntaxError "
+        "on line 10: nothing ran.")
+    assert playground.rows() == CHAPTER_ROWS
+    assert "SyntaxError" in playground.output
+    playground.page.keyboard.type(" 1")  # x = 1 + 1: it parses again, and runs
+    playground.page.wait_for_function(
+        "() => document.querySelector('autograd-playground').shadowRoot"
+        ".querySelector('.stale-note').hidden")
+    assert playground.state == "done" and playground.rows() == CHAPTER_ROWS
+
+
+def test_a_run_that_stops_at_an_error_says_the_nodes_are_as_it_left_them(playground):
+    example = playground.code
+    code = "from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, 1.0)\nprint(nope)\n"
+    assert playground.run(code) == "error"
+    expect(stale(playground)).to_have_text(
+        "The run stopped at an error on line 4: the nodes are as the code had left them then.")
+    assert playground.run(example) == "done"
+    expect(stale(playground)).to_be_hidden()
+
+
+def test_a_link_opened_over_results_says_they_are_the_earlier_codes(playground, site):
+    assert playground.run() == "done"
+    playground.page.goto(link_to(site, "print('from a link')\n"))
+    expect(stale(playground)).to_have_text(
+        "These are the results of the code before the link's: press Run to run the link's "
+        "code.")
+    assert playground.run() == "done"
+    expect(stale(playground)).to_be_hidden()
