@@ -67,6 +67,7 @@ from autograd_playground.server import (  # noqa: E402
 
 DIST = ROOT / "dist"
 BUILD = ROOT / "build"
+BUNDLES = BUILD / "bundles"  # esbuild's metafiles: what went into each bundle
 # The authors' package: its source, its long description, and where its wheel is written.
 PACKAGE = AUTHORS / "autograd_playground"
 PACKAGE_README = AUTHORS / "package-readme.md"
@@ -289,6 +290,7 @@ def package_wheel(python: Path) -> Path:
                     ignore=shutil.ignore_patterns(*NOT_IN_WHEEL))
     shutil.copy2(AUTHORS / "pyproject.toml", project / "pyproject.toml")
     shutil.copy2(PACKAGE_README, project / "README.md")
+    shutil.copy2(ROOT / "LICENSE", project / "LICENSE")
     shutil.copy2(ROOT / "pyproject.toml", project / "engine-pyproject.toml")
     return pip_wheel(python, project, PACKAGES)
 
@@ -385,14 +387,21 @@ def bundle() -> None:
     common = ["--bundle", "--format=esm", "--target=es2022", "--minify", "--sourcemap",
               "--log-level=warning", f"--outdir={DIST}",
               f"--define:BUILD_ID={json.dumps(build_id())}"]
-    run(esbuild(), PAGE / "embed.js", *common, "--splitting",
-        "--loader:.css=text", "--loader:.py=text", "--chunk-names=chunks/[name]-[hash]")
-    run(esbuild(), PAGE / "layout-worker.js", *common)
-    run(esbuild(), WORKER / "snapshot-worker.js", *common)
+    fresh_folder(BUNDLES)
+
+    def bundled(entry: Path, *options: str) -> None:
+        """One bundle, with esbuild's account of what went into it (for notices())."""
+        run(esbuild(), entry, *common, f"--metafile={BUNDLES / (entry.stem + '.json')}",
+            *options)
+
+    bundled(PAGE / "embed.js", "--splitting", "--loader:.css=text", "--loader:.py=text",
+            "--chunk-names=chunks/[name]-[hash]")
+    bundled(PAGE / "layout-worker.js")
+    bundled(WORKER / "snapshot-worker.js")
     pyodide_script = content_addressed(f"pyodide/{PYODIDE_SCRIPT}",
                                        WEB / "node_modules" / "pyodide" / PYODIDE_SCRIPT)
-    run(esbuild(), WORKER / "worker.js", *common, "--external:./pyodide/*", "--loader:.py=text",
-        f"--define:PYODIDE_SCRIPT={json.dumps('./' + pyodide_script)}")
+    bundled(WORKER / "worker.js", "--external:./pyodide/*", "--loader:.py=text",
+            f"--define:PYODIDE_SCRIPT={json.dumps('./' + pyodide_script)}")
     # Not the charts' chunk (uPlot): a page downloads it only once one of its runs plots.
     chunks = sorted(f"chunks/{p.name}" for p in (DIST / "chunks").glob("*.js")
                     if not p.name.startswith(f"{CHARTS_CHUNK}-"))
@@ -400,8 +409,46 @@ def bundle() -> None:
     kept = {pyodide_script: pyodide_script.rpartition("=")[2],
             **{chunk: hashlib.sha256((DIST / chunk).read_bytes()).hexdigest()
                for chunk in chunks}}
-    run(esbuild(), SITE / "service-worker.js", *common,
-        f"--define:KEPT_SCRIPTS={json.dumps(kept)}")
+    bundled(SITE / "service-worker.js", f"--define:KEPT_SCRIPTS={json.dumps(kept)}")
+
+
+def notices(micropip: Path) -> None:
+    """dist/THIRD-PARTY-NOTICES.txt: each package whose code the site ships, with its
+    version, license and license text, from the bundles' esbuild metafiles and the
+    packages' own package.json and license files; then what ships without its own text
+    there: Pyodide's files (and the CPython inside them), Graphviz (inside @viz-js/viz's
+    wasm) and micropip's wheel (its METADATA)."""
+    modules = WEB / "node_modules"
+    names = {"pyodide"}
+    for metafile in BUNDLES.glob("*.json"):
+        for source in json.loads(metafile.read_text(encoding="utf-8"))["inputs"]:
+            if "node_modules/" in source:
+                parts = source.rpartition("node_modules/")[2].split("/")
+                names.add("/".join(parts[:2] if parts[0].startswith("@") else parts[:1]))
+    sections = []
+    for name in sorted(names):
+        meta = json.loads((modules / name / "package.json").read_text(encoding="utf-8"))
+        texts = [p for p in sorted((modules / name).iterdir())
+                 if p.name.upper().startswith(("LICENSE", "LICENCE", "COPYING"))]
+        text = texts[0].read_text(encoding="utf-8").strip() if texts else (
+            f"The {meta['license']} license: https://spdx.org/licenses/{meta['license']}.html")
+        sections.append(f"{name} {meta['version']} ({meta['license']})\n\n{text}")
+    with zipfile.ZipFile(micropip) as wheel:
+        metadata = next(wheel.read(n).decode() for n in wheel.namelist()
+                        if n.endswith(".dist-info/METADATA"))
+    fields = dict(line.split(": ", 1) for line in metadata.splitlines() if ": " in line)
+    license_ = fields.get("License-Expression") or fields.get("License", "see its METADATA")
+    sections += [
+        f"micropip {fields['Version']} ({license_}): the wheel in wheels/, unchanged",
+        "CPython (PSF-2.0), inside Pyodide's files: https://docs.python.org/3/license.html",
+        "Graphviz (EPL-1.0), compiled to WebAssembly inside @viz-js/viz: "
+        "https://graphviz.org/license/",
+    ]
+    header = ("Third-party software shipped with the autograd playground's site, made by "
+              "python build.py from the packages as they are pinned.\n")
+    (DIST / "THIRD-PARTY-NOTICES.txt").write_text(
+        header + "\n" + ("-" * 72 + "\n\n").join(s + "\n" for s in sections),
+        encoding="utf-8")
 
 
 @functools.cache
@@ -514,6 +561,7 @@ def build() -> None:
     fresh_folder(DIST)
     bundle()
     copy_site(engine, micropip)
+    notices(micropip)
     make_snapshot(engine)
     add_sizes()
     learner_guide()

@@ -80,9 +80,30 @@ def test_each_wheel_passes_twine_check_with_its_readme_and_licence(wheel):
     with zipfile.ZipFile(wheel()) as opened:
         (metadata,) = (name for name in opened.namelist() if name.endswith(".dist-info/METADATA"))
         fields = email.message_from_bytes(opened.read(metadata))
+        (licence,) = (n for n in opened.namelist() if n.endswith(".dist-info/licenses/LICENSE"))
+        assert opened.read(licence) == (build.ROOT / "LICENSE").read_bytes()
     assert fields["License-Expression"] == "MIT"
+    assert fields["License-File"] == "LICENSE"
     assert fields["Description-Content-Type"] == "text/markdown"
     assert fields.get_payload().startswith(("# autograd-playground\n", "# Autograd playground\n"))
+
+
+def test_the_site_names_every_package_it_ships_with_its_license():
+    notices = (build.DIST / "THIRD-PARTY-NOTICES.txt").read_text(encoding="utf-8")
+    lock = json.loads((build.WEB / "package-lock.json").read_text(encoding="utf-8"))
+    shipped = ["@codemirror/view", "@codemirror/lang-python", "@lezer/python", "@viz-js/viz",
+               "uplot", "pyodide", "crelt", "style-mod", "w3c-keyname"]
+    for name in shipped:
+        package = lock["packages"][f"node_modules/{name}"]
+        assert f"\n{name} {package['version']} ({package['license']})\n" in notices, name
+    for line in ("micropip 0.11.1 (", "CPython (PSF-2.0)", "Graphviz (EPL-1.0)"):
+        assert line in notices
+    for dev_only in ("esbuild", "marked", "axe-core", "@types/emscripten", "ws"):
+        assert f"\n{dev_only} " not in notices, dev_only  # not shipped, not named
+    with zipfile.ZipFile(authors_wheel()) as wheel:
+        assert wheel.read("autograd_playground/site/THIRD-PARTY-NOTICES.txt").decode() == notices
+    for page in ("index.html", "course.html"):
+        assert 'href="THIRD-PARTY-NOTICES.txt"' in (build.DIST / page).read_text(encoding="utf-8")
 
 
 def test_export_writes_the_whole_site_into_a_new_folder_and_over_an_earlier_export(
