@@ -1,11 +1,12 @@
-"""Picture the page for the docs (docs/): the chapter's example run, and two steps into
-replaying its Backward; and the first screen a learner meets, before and after Run, on a
-laptop (1280x800) and a phone (390x844).
+"""Picture the page for the docs (docs/): the chapter's example run, two steps into
+replaying its Backward, and four nodes into replaying its tape; a 2-input layer of 3
+neurons (28 nodes); and the first screen a learner meets, before and after Run, on a
+laptop (1280x800) and a phone (390x844), light and dark.
 
     python build.py screenshot           (builds first, then runs this)
     python bench/screenshot.py [PATH]    (after `python build.py`; default docs/screenshot.png;
-                                          the others go beside it: graph.png, and
-                                          first-screen-<width>[-dark][-run].png)
+                                          the others go beside it: graph.png, tape.png,
+                                          layer.png, first-screen-<width>[-dark][-run].png)
 """
 
 from __future__ import annotations
@@ -39,6 +40,24 @@ def readme_pictures(browser: Browser, url: str, path: Path) -> None:
     stepping = path.with_name("graph.png")
     page.screenshot(path=stepping)
     print(f"wrote {stepping}")
+    for name in ("First node", "Next node", "Next node", "Next node"):
+        page.get_by_role("button", name=name, exact=True).click()
+    tape = path.with_name("tape.png")
+    page.screenshot(path=tape)
+    print(f"wrote {tape}")
+    page.close()
+
+
+def layer_picture(browser: Browser, url: str, path: Path) -> None:
+    """A 2-input layer of 3 neurons, summed and run backward, at 1280x800."""
+    page = browser.new_page(**LAPTOP)
+    page.goto(url + "?live=off")
+    wait_for_state(page, "ready")
+    code = (ROOT / "tests" / "web" / "programs" / "layer_of_three.py").read_text(encoding="utf-8")
+    page.locator("autograd-playground").evaluate("(el, code) => { el.code = code; }", code)
+    run_and_draw(page)
+    page.screenshot(path=path)
+    print(f"wrote {path}")
     page.close()
 
 
@@ -67,6 +86,7 @@ def main() -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with served_browser() as (browser, url):
         readme_pictures(browser, url, path)
+        layer_picture(browser, url, path.with_name("layer.png"))
         for scheme in ("light", "dark"):
             first_screens(browser, url, path.parent, scheme)
 
