@@ -200,3 +200,17 @@ def test_on_a_touch_screen_two_fingers_pinch_the_picture_to_zoom(open_playground
     touch(session, "touchEnd", [])
     pinched = [float(v) for v in svg.get_attribute("viewBox").split()]
     assert pinched[2] == pytest.approx(fitted[2] / 3, rel=0.01)
+
+
+@pytest.mark.parametrize("device, keys", [(PHONE, False), (DESKTOP, True)],
+                         ids=["touch screen", "laptop"])
+def test_on_a_touch_screen_the_hints_speak_of_touch_and_the_switch_fits_a_finger(
+    open_playground, site, device, keys
+):
+    playground = open_playground(site, **device)
+    header = playground.page.locator("header p").last.inner_text()
+    assert ("Alt+↑" in header) is keys and "drag a number sideways" in header
+    hint = playground.element.locator(".first-hint").inner_text()
+    assert hint.startswith("Press Run (or Ctrl+Enter): " if keys else "Press Run: ")
+    switch = playground.page.locator(".page-theme select").bounding_box()
+    assert (switch["height"] >= 44) is not keys

@@ -55,8 +55,10 @@ import { TapeStepper } from "./tape-stepper.js";
 import { noGraphNote, nothingRan, TablePanel } from "./table.js";
 
 // What the results say before the first run, in place of panels that have nothing yet.
-const FIRST_HINT = "Press Run (or Ctrl+Enter): what the code prints shows here, then a table " +
-  "and a picture of every node of its graph, and Backward step by step.";
+// On a touch screen, no keys: "Press Run".
+const FIRST_HINT = `Press Run${matchMedia("(pointer: coarse)").matches ? "" : " (or Ctrl+Enter)"}: ` +
+  "what the code prints shows here, then a table and a picture of every node of its graph, " +
+  "the tape node by node, and Backward step by step.";
 
 // The site's files sit beside this script's bundle, wherever it is served from.
 const WORKER_URL = new URL("./worker.js", import.meta.url);

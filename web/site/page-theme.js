@@ -34,6 +34,10 @@
       select.append(Object.assign(document.createElement("option"), { value: choice, textContent: name }));
     }
     holder.replaceChildren(label, " ", select);
+    // Big enough for a finger on a touch screen, as the playground's buttons are.
+    const touch = document.createElement("style");
+    touch.textContent = "@media (pointer: coarse) { .page-theme select { min-height: 44px; } }";
+    document.head.append(touch);
     return select;
   };
 
