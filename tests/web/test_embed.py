@@ -203,6 +203,26 @@ def test_timeout_stops_a_run_that_takes_too_long(pages, site, new_page):
     assert box.code == LOOP
 
 
+# Prints half a line, loops until interrupted, then ends the line and stops.
+HALF_A_LINE = ("print('e =', end=' ', flush=True)\ntry:\n    while True:\n        pass\n"
+               "except KeyboardInterrupt:\n    print(0.999)\n    raise\n")
+
+
+def test_the_timeouts_note_comes_after_the_runs_last_output_never_inside_a_line(
+    pages, site, new_page
+):
+    page = new_page()
+    url = pages.add("half.html", course_page(site, playground(HALF_A_LINE, timeout="1")),
+                    isolated=True)  # where Stop interrupts the code, which then prints
+    page.goto(url)
+    box = PlaygroundAt(page, "autograd-playground")
+    box.wait_for("ready")
+    assert box.run() in ("stopped", "error")
+    lines = box.output.splitlines()
+    assert lines[0] == "e = 0.999"
+    assert "Stopped: runs here may take at most 1 s." in lines[1:]
+
+
 def test_a_run_that_ends_within_its_timeout_is_done(pages, site, new_page):
     page = new_page()
     code = "print('in time')\n"

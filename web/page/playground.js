@@ -450,6 +450,7 @@ class AutogradPlayground extends HTMLElement {
     clearTimeout(job.timer);
     if (job.replaced) return result;
     job.clearOutput();
+    if (job.endNote) this.print("error", job.endNote);
     this.showResult(result, job.live);
     await Promise.all([this.output.drawn(), this.plots.drawn()]);
     this.exercise?.finish(result, job.code);
@@ -470,7 +471,8 @@ class AutogradPlayground extends HTMLElement {
     if (job.live && limit === deadlines.liveRunMs) {
       this.live.pause(`the last took over ${limit / 1000} s, so it was stopped`);
     }
-    job.print("error", `\nStopped: runs here may take at most ${limit / 1000} s.\n`);
+    // Said after the run's last output, which is still to come: never inside its last line.
+    job.endNote = `\nStopped: runs here may take at most ${limit / 1000} s.\n`;
     this.runtime.stop(job);
   }
 
