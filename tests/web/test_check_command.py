@@ -251,10 +251,10 @@ def pages_without_playgrounds(folder: Path) -> Path:
     return folder
 
 
-def test_a_course_with_no_playground_at_all_exits_2_saying_so(tmp_path):
+def test_a_course_with_no_playground_at_all_exits_3_saying_so(tmp_path):
     folder = pages_without_playgrounds(tmp_path)
     done = run_command(str(folder))
-    assert done.returncode == 2
+    assert done.returncode == 3
     assert done.stdout.splitlines() == ["0 playgrounds on 2 pages, 0 failed; "
                                         "2 pages without playgrounds"]
     assert "no playground on any page" in done.stderr
@@ -343,14 +343,14 @@ def test_timeout_must_be_a_positive_number_of_seconds(course, capsys, timeout):
 
 def test_without_playwright_it_says_which_extra_to_install(course, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "playwright.sync_api", None)  # as if not installed
-    assert check.main([str(course)]) == 2
+    assert check.main([str(course)]) == 4
     assert capsys.readouterr().err == ("autograd-playground check: the check needs Playwright: "
                                        "pip install 'autograd-playground[check]'\n")
 
 
 def test_without_a_chromium_it_says_so(course, monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("CHROMIUM", str(tmp_path / "no-chrome"))
-    assert check.main([str(course)]) == 2
+    assert check.main([str(course)]) == 5
     assert capsys.readouterr().err.startswith(
         f"autograd-playground check: CHROMIUM={tmp_path / 'no-chrome'} is not an executable")
 

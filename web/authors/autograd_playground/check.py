@@ -12,8 +12,9 @@ did, and the check goes on with the next page. An exercise (a playground with ch
 runs twice: its starter code, which must not pass its checks (it is the learner's to
 finish), then its solution, which must. The exit status is 0 when every playground ran
 without error and every exercise is so, 1 when one failed (an error, past its timeout, a
-failed check, a starter that passes) or a page could not be checked, 2 when no page had a
-playground or the command cannot run. A course's CI can so catch a lesson that an engine
+failed check, a starter that passes) or a page could not be checked, 2 when the command
+line is wrong (a target that is no page), 3 when no page had a playground, 4 without
+Playwright, 5 without a Chromium. A course's CI can so catch a lesson that an engine
 change broke.
 """
 
@@ -36,8 +37,13 @@ from autograd_playground.chromium import CHROMIUM_ARGS, ChromiumNotFoundError, f
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, JSHandle, Page
 
+# The exit statuses, each its own, for a CI step to tell apart (2 is argparse's, for a
+# command line it cannot read; a target that is no page is a command line's mistake too).
 EXIT_FAILED = 1
-EXIT_NOTHING_TO_CHECK = 2
+EXIT_USAGE = 2
+EXIT_NOTHING_TO_CHECK = 3
+EXIT_NO_PLAYWRIGHT = 4
+EXIT_NO_CHROMIUM = 5
 # How long a run may take when its playground has no `timeout` attribute of its own, in s.
 DEFAULT_TIMEOUT_S = 60.0
 # How long a page may take to load, and Python to start (or start again after a
@@ -184,7 +190,11 @@ class PageReport:
 
 
 class CheckError(Exception):
-    """The check cannot run: the message says why."""
+    """The check cannot run: the message says why, and `status` is the exit status."""
+
+    def __init__(self, message: str, status: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def is_url(target: str) -> bool:
@@ -405,11 +415,11 @@ def check(targets: list[str], timeout: float) -> list[PageReport]:
         from playwright.sync_api import sync_playwright
     except ImportError:
         raise CheckError("the check needs Playwright: pip install "
-                         "'autograd-playground[check]'") from None
+                         "'autograd-playground[check]'", EXIT_NO_PLAYWRIGHT) from None
     try:
         chromium = find_chromium()
     except ChromiumNotFoundError as missing:
-        raise CheckError(str(missing)) from None
+        raise CheckError(str(missing), EXIT_NO_CHROMIUM) from None
     return in_own_thread(functools.partial(check_all, sync_playwright, chromium, found,
                                            timeout))
 
@@ -471,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
         reports = check(args.targets, args.timeout)
     except CheckError as error:
         print(f"autograd-playground check: {error}", file=sys.stderr)
-        return EXIT_NOTHING_TO_CHECK
+        return error.status
     print(as_json(reports) if args.json else describe(reports, args.verbose))
     status = exit_status(reports)
     if status == EXIT_NOTHING_TO_CHECK:
