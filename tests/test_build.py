@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import errno
 import fnmatch
-import fnmatch
 import os
 import re
 import shutil
