@@ -3,6 +3,7 @@ dragged or stepped with Alt+↑ / Alt+↓; a run that takes too long pauses live
 
 import base64
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.web.conftest import RUN_MS, set_deadlines
@@ -115,6 +116,29 @@ def test_alt_arrows_away_from_a_number_still_move_the_line(playground):
     put_cursor_after(playground, "y")
     playground.page.keyboard.press("Alt+ArrowUp")
     assert playground.code == "y = 2\nx = 1\n"
+
+
+@pytest.mark.parametrize("before, after", [
+    ("12345678901234567890", "12345678901234567891"),
+    ("9" * 22, "1" + "0" * 22),
+    ("1" + "0" * 400, "1" + "0" * 399 + "1"),
+    ("0." + "0" * 119 + "1", "0." + "0" * 119 + "2"),
+    ("-0.1", "0.0"),
+], ids=["20 digits", "22 nines", "400 digits", "120 decimals", "to zero"])
+def test_a_step_is_exact_in_the_literals_own_digits(playground, before, after):
+    playground.code = f"x = {before}\ny = 2\n"
+    put_cursor_after(playground, f"x = {before[:2]}")  # on the literal (a minus is its sign)
+    playground.page.keyboard.press("Alt+ArrowUp")
+    assert playground.code == f"x = {after}\ny = 2\n"
+
+
+@pytest.mark.parametrize("literal", ["0x10", "1_000", "1e308", "2j"])
+def test_a_literal_in_another_notation_is_left_alone_and_the_line_stays(playground, literal):
+    playground.code = f"y = 2\nx = {literal}\n"
+    put_cursor_after(playground, "x = ")
+    playground.page.keyboard.press("Alt+ArrowUp")
+    assert playground.code == f"y = 2\nx = {literal}\n"
+    assert playground.element.locator(".cm-content .cm-scrub", has_text=literal).count() == 0
 
 
 def test_a_minus_before_a_number_is_its_sign(playground):

@@ -4,7 +4,9 @@
 // The literal is found in CodeMirror's Python syntax tree, so digits in names,
 // strings and comments are left alone; a minus written before it is its sign.
 // The change is an edit like any other (saved, shared, re-run when live); a whole
-// drag is one undo step.
+// drag is one undo step. Steps are exact, in the literal's own digits (a 20-digit int, a
+// hundred decimals); a literal in another notation (1e-4, 0x1f, 1_000, 2j) is left
+// alone, and Alt+↑ on it changes nothing (it does not move the line).
 
 import { isolateHistory } from "@codemirror/commands";
 import { ensureSyntaxTree, syntaxTree } from "@codemirror/language";
@@ -19,7 +21,8 @@ const draggable = Decoration.mark({ class: "cm-scrub", attributes: { title: "dra
 
 /**
  * The number literal at `pos` in `state`, or null: its range (with the minus written
- * before it), its value, and its step (10 ** -decimals).
+ * before it), its value in units of its last digit (a BigInt), its decimals, and
+ * whether it is written as a float; `plain` false for one in another notation.
  */
 export function literalAt(state, pos) {
   // The tree up to the end of pos's line: the background parse may be behind (a long
@@ -30,28 +33,32 @@ export function literalAt(state, pos) {
     if (node.name !== "Number") continue;
     const text = state.sliceDoc(node.from, node.to);
     const plain = PLAIN.exec(text);
-    if (!plain) return null;
+    if (!plain) return { plain: false };
     const sign = node.prevSibling;
     const negative = node.parent?.name === "UnaryExpression" && sign?.name === "ArithOp" &&
       state.sliceDoc(sign.from, sign.to) === "-";
     const decimals = plain[2]?.length ?? 0;
+    const units = BigInt(plain[1] + (plain[2] ?? ""));
     return {
+      plain: true,
       from: negative ? sign.from : node.from,
       to: node.to,
       float: plain[2] !== undefined,
       decimals,
-      units: Math.round(Number(text) * 10 ** decimals) * (negative ? -1 : 1),
+      units: negative ? -units : units,
     };
   }
   return null;
 }
 
-/** The literal's text after `steps` steps (negative: down). */
+/** The literal's text after `steps` steps (negative: down), digit for digit. */
 export function stepped(literal, steps) {
   const { float, decimals } = literal;
-  const units = literal.units + steps;
-  const text = (Math.abs(units) / 10 ** decimals).toFixed(decimals);
-  return (units < 0 ? "-" : "") + text + (float && decimals === 0 ? "." : "");
+  const units = literal.units + BigInt(steps);
+  const digits = (units < 0n ? -units : units).toString().padStart(decimals + 1, "0");
+  const whole = digits.slice(0, digits.length - decimals);
+  const text = decimals ? `${whole}.${digits.slice(-decimals)}` : whole;
+  return (units < 0n ? "-" : "") + text + (float && decimals === 0 ? "." : "");
 }
 
 /** Replace `range` (where the literal is now) by `literal`'s value `steps` steps on, in
@@ -71,6 +78,7 @@ function stepKey(steps) {
     if (view.state.readOnly) return false;
     const literal = literalAt(view.state, view.state.selection.main.head);
     if (!literal) return false;
+    if (!literal.plain) return true; // left alone: not stepped, nor is the line moved
     setSteps(view, literal, literal, steps, { annotations: isolateHistory.of("full") }, true);
     return true;
   };
@@ -87,7 +95,7 @@ function literalMarks(view) {
       enter(node) {
         if (node.name !== "Number") return;
         const literal = literalAt(view.state, node.from);
-        if (literal) marks.push(draggable.range(literal.from, literal.to));
+        if (literal?.plain) marks.push(draggable.range(literal.from, literal.to));
       },
     });
   }
@@ -114,7 +122,7 @@ const dragging = ViewPlugin.fromClass(
       if (event.button !== 0 || view.state.readOnly || event.shiftKey || event.ctrlKey || event.metaKey) return false;
       const pos = view.posAtCoords({ x: event.clientX, y: event.clientY });
       const literal = pos === null ? null : literalAt(view.state, pos);
-      if (!literal) return false;
+      if (!literal?.plain) return false;
       event.preventDefault(); // no text selection, on this literal, until the pointer goes up
       view.contentDOM.setPointerCapture(event.pointerId);
       const text = view.state.sliceDoc(literal.from, literal.to);
