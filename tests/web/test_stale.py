@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from .test_keeping import paste_into_address_bar
 from .test_live import link_to, put_cursor_after
 from .test_run import CHAPTER_ROWS
 
@@ -49,3 +50,14 @@ def test_a_link_opened_over_results_says_they_are_the_earlier_codes(playground, 
         "code.")
     assert playground.run() == "done"
     expect(stale(playground)).to_be_hidden()
+
+
+def test_a_link_opened_while_a_run_goes_on_gets_no_mark_of_that_runs_error(playground, site):
+    # The run's error is on its line 3: the link's line 3 is fine.
+    linked = "print('from a link')\nx = 1\ny = 2\n"
+    playground.start("import time\ntime.sleep(5)\n1 / 0\n")
+    paste_into_address_bar(playground, link_to(site, linked))
+    assert playground.state == "running"  # the link came while the run went on
+    assert playground.wait_for("done", "error", "stopped") == "error"
+    assert playground.code == linked
+    assert playground.marked_line() is None

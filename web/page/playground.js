@@ -451,7 +451,7 @@ class AutogradPlayground extends HTMLElement {
     if (job.replaced) return result;
     job.clearOutput();
     if (job.endNote) this.print("error", job.endNote);
-    this.showResult(result, job.live);
+    this.showResult(result, job.live, this.code === job.code);
     await Promise.all([this.output.drawn(), this.plots.drawn()]);
     this.exercise?.finish(result, job.code);
     this.state = result.status;
@@ -517,9 +517,11 @@ class AutogradPlayground extends HTMLElement {
     this.output.append(stream, text);
   }
 
-  showResult(result, live) {
+  /** `ofCode`: the editor still shows the code that ran (not a link's opened meanwhile),
+   *  so the line of its error is marked there. */
+  showResult(result, live, ofCode = true) {
     if (result.error) this.print("error", result.error);
-    this.markLine(result.line ?? null);
+    this.markLine(ofCode ? result.line ?? null : null);
     // A live edit that does not parse yet (a line half typed) keeps the last results on
     // screen, said to be the last run's that worked, rather than blanking them.
     const kept = live && nothingRan(result) && this.tables.tables.length > 0;
