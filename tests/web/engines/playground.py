@@ -102,6 +102,16 @@ class Playground:
             name,
         )
 
+    def press(self, name: str) -> None:
+        """Click the button named `name` as a script does: WebKitGTK's WebDriver has refused
+        a pointer's click on the button of a band just laid out over the table, as hidden
+        by another element, on a busy machine."""
+        self.call(
+            "[...root.querySelectorAll('button')].find(b => b.checkVisibility() "
+            "&& (b.getAttribute('aria-label') ?? b.textContent) === arguments[1]).click();",
+            name,
+        )
+
     def start(self, code: str | None = None) -> None:
         """Press Run (after putting `code` in the editor), without waiting for the run to end."""
         # The element is defined once embed.js has loaded, which a page load may not wait for.

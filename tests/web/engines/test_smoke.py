@@ -55,7 +55,7 @@ def test_the_chapters_example_shows_its_6_nodes_with_its_grads_and_replays_backw
     assert "e = 0.999329" in example.output
     example.button("First").click()  # a replay, before its first step: the root's 1 alone
     assert example.full_values("grad") == [0.0] * 5 + [1.0]
-    example.button("Show the program's values").click()
+    example.press("Show the program's values")
     assert example.rows() == CHAPTER_ROWS
     example.button("Last node").click()  # the tape being built, at its last node
     assert example.rows() == [row[:4] + ["0.0"] for row in CHAPTER_ROWS]

@@ -12,7 +12,7 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from types import ModuleType
+from typing import Any
 
 from .element import OptionError
 from .parts import PartError
@@ -23,17 +23,21 @@ EXIT_WRONG = 1
 EXIT_NOTHING_TO_TRY = 2
 
 
-def runner() -> ModuleType:
-    """The site's runner, importing the site's engine."""
+# The site's playground_runner.Runner: imported from the site at run time, not here.
+Runner = Any
+
+
+def runner() -> Runner:
+    """The site's runner, importing the site's engine: the one Runner it holds (take())."""
     folder = site()
     manifest = json.loads((folder / "site.json").read_text(encoding="utf-8"))
     for path in (folder, folder / manifest["engine"]):  # the engine's wheel is importable
         if str(path) not in sys.path:
             sys.path.insert(0, str(path))
-    return importlib.import_module(manifest["runner"]["module"])
+    return importlib.import_module(manifest["runner"]["module"]).take()
 
 
-def verdict(run: ModuleType, code: str, checks: list[str]) -> tuple[bool, str]:
+def verdict(run: Runner, code: str, checks: list[str]) -> tuple[bool, str]:
     """Whether `code` passes `checks`, and why not, as the page would say it."""
     result = json.loads(run.run(code, lambda output: None, checks))
     run.tidy()  # as the worker has it done after each run
@@ -49,7 +53,7 @@ def verdict(run: ModuleType, code: str, checks: list[str]) -> tuple[bool, str]:
     return False, "; ".join(result["check"]["messages"]).replace("\n", "\n    ")
 
 
-def try_exercise(run: ModuleType, exercise: Authored) -> tuple[bool, list[str]]:
+def try_exercise(run: Runner, exercise: Authored) -> tuple[bool, list[str]]:
     """Whether the exercise is right, and what each of its runs said."""
     said, right = [], True
     if exercise.solution is None:
