@@ -219,7 +219,7 @@ export class TablePanel {
     shade(grad, this.grads[i], this.top);
     const cells = {
       label: label(t, i),
-      op: element("td", { className: "op", textContent: opText(t.op[i]) }),
+      op: element("td", { className: "op", textContent: opText(t.op[i]), title: opText(t.op[i]) }), // whole on hover
       data: number(t.data[i], "data", t.notNumbers.data[i]),
       grad,
     };
