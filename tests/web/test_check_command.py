@@ -262,7 +262,7 @@ def test_a_course_with_no_playground_at_all_exits_3_saying_so(tmp_path):
 
 def test_verbose_lists_the_pages_without_playgrounds_by_name(tmp_path, capsys):
     folder = pages_without_playgrounds(tmp_path)
-    assert check.main([str(folder), "--verbose"]) == 2
+    assert check.main([str(folder), "--verbose"]) == 3
     assert capsys.readouterr().out.splitlines() == [
         f"--   {folder}/index.html: no playgrounds",
         f"--   {folder}/search.html: no playgrounds",

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from .conftest import NEVER_MS, set_deadlines
 from .test_keeping import paste_into_address_bar
-from .test_live import link_to, put_cursor_after
+from .test_live import EDITING_MS, link_to, put_cursor_after
 from .test_run import CHAPTER_ROWS
 
 
@@ -17,6 +18,8 @@ def stale(playground):
 
 def test_an_unfinished_line_keeps_the_last_results_marked_as_the_last_that_worked(playground):
     assert playground.run() == "done"
+    # Each edit runs once its keys are typed, however slowly a busy machine runs it.
+    set_deadlines(playground.page, liveDebounceMs=EDITING_MS, liveRunMs=NEVER_MS)
     put_cursor_after(playground, 'print("e =", g.nodes[e].data)')
     playground.page.keyboard.type("\nx = 1 +")
     playground.wait_for("error")
