@@ -80,12 +80,10 @@ DOCS_CONFIG = ROOT / "mkdocs.yml"
 DOCS_SITE = BUILD / "docs-site"
 # The docs' page for learners, which the site carries too (learner_guide()).
 LEARNER_GUIDE = ROOT / "docs" / "learners.md"
-# What of dist/ the authors' wheel leaves out: source maps, and the site's own pages (the
-# full-page playground, the chapter, the benchmark page, the learner guide and its
-# pictures) with their theme switch, which no course page embeds. embed.js, embed.html
-# and what they load stay.
-NOT_IN_WHEEL = ["*.map", "index.html", "course.html", "bare.html", "learners.html", "guide",
-                "page-theme.js"]
+# What of dist/ the authors' wheel leaves out: source maps and the benchmark's bare
+# Pyodide page. The site's own pages stay: the full-page playground is where an embedded
+# playground's Share link opens, and the chapter and training pages are templates to copy.
+NOT_IN_WHEEL = ["*.map", "bare.html"]
 VENV = ROOT / ".venv"
 # How the tests and benchmarks start Chromium.
 CHROMIUM_ARGS = chromium.CHROMIUM_ARGS

@@ -61,6 +61,21 @@ def run_every_playground(page: Page) -> dict[str, dict]:
     return results
 
 
+def open_its_share_link(page: Page, id_: str) -> tuple[str, str]:
+    """Press Share on playground `id_` and open the link in a new tab, as a learner sends it
+    to a friend: the link, and the code the page it opens shows once ready."""
+    element = page.locator(f"#{id_}")
+    element.get_by_role("button", name="Share", exact=True).click()
+    link = element.locator("input.link").input_value()
+    opened = page.context.new_page()
+    response = opened.goto(link)
+    assert response is not None and response.ok, f"{link}: {response and response.status}"
+    opened.wait_for_function(
+        "() => document.querySelector('autograd-playground')?.dataset.state === 'ready'",
+        timeout=BOOT_MS)
+    return link, opened.locator("autograd-playground").evaluate("el => el.code")
+
+
 def build_sphinx(scripts: Path, source: Path, out: Path,
                  builder: str = "html") -> subprocess.CompletedProcess:
     """sphinx-build, warnings as errors."""

@@ -18,6 +18,7 @@ from tests.web.authoring import (
     do_the_exercise,
     docs_venv,
     looks_before_the_script,
+    open_its_share_link,
     requests_elsewhere,
     run_every_playground,
 )
@@ -84,6 +85,15 @@ def test_each_fence_becomes_a_playground_that_runs(course, new_context):
         {"id": "md-exercise"},
     ]
     assert elsewhere == []
+
+
+def test_a_share_link_opens_the_fences_code_in_the_full_page_playground(course, new_context):
+    page = new_context().new_page()
+    page.goto(course)
+    code = page.locator("#md-graph").evaluate("el => el.code")
+    link, opened = open_its_share_link(page, "md-graph")
+    assert link.startswith(course + "autograd-playground/index.html#code=")
+    assert opened == code
 
 
 def test_the_fences_exercise_checks_the_code_gives_two_hints_and_its_solution_passes(

@@ -16,7 +16,10 @@ from pathlib import Path
 import pytest
 
 import build
-from tests.web.authoring import authors_wheel, docs_venv
+from autograd_playground.check import main as check_main
+from autograd_playground.server import serving
+from tests.web import pages
+from tests.web.authoring import authors_wheel, docs_venv, open_its_share_link
 
 pytestmark = pytest.mark.xdist_group("authoring")  # one process builds the venvs
 
@@ -56,19 +59,18 @@ def test_the_wheel_is_pure_python_with_the_engines_version():
     assert authors_wheel().name == f"autograd_playground-{engine}-py3-none-any.whl"
 
 
-def test_the_wheel_leaves_out_source_maps_and_the_sites_own_pages():
+def test_the_wheel_carries_the_whole_site_but_source_maps_and_the_benchmarks_page():
     with zipfile.ZipFile(authors_wheel()) as wheel:
         site = sorted(name.removeprefix("autograd_playground/site/")
                       for name in wheel.namelist()
                       if name.startswith("autograd_playground/site/"))
     assert not [name for name in site if name.endswith(".map")]
-    for left_out in ("index.html", "course.html", "bare.html", "learners.html",
-                     "page-theme.js"):
-        assert left_out not in site
-    assert not [name for name in site if name.startswith("guide/")]
-    for embedding_needs in ("embed.js", "embed.css", "embed.html", "served-only.js",
-                            "worker.js", "site.json", "service-worker.js"):
-        assert embedding_needs in site
+    assert "bare.html" not in site
+    for page in ("index.html", "course.html", "train.html", "learners.html", "page-theme.js",
+                 "embed.js", "embed.css", "embed.html", "served-only.js", "worker.js",
+                 "site.json", "service-worker.js"):
+        assert page in site
+    assert [name for name in site if name.startswith("guide/")]  # learners.html's pictures
     assert site == [name for name in files(build.DIST) if in_wheel(name)]
 
 
@@ -118,6 +120,32 @@ def test_export_writes_the_whole_site_into_a_new_folder_and_over_an_earlier_expo
     assert (target / "embed.js").read_bytes() == (build.DIST / "embed.js").read_bytes()
 
 
+def test_the_site_s_own_pages_work_from_an_export(package, tmp_path, capsys):
+    """The full-page playground, the chapter and the training page are templates to copy:
+    each runs from an export, its exercises' solutions pass and their starters do not."""
+    target = tmp_path / "export"
+    assert playground(package, "export", target).returncode == 0
+    assert check_main([str(target)]) == 0
+    said = capsys.readouterr().out.splitlines()
+    for page, playgrounds in (("index", "1 playground"), ("course", "6 playgrounds"),
+                              ("train", "6 playgrounds")):
+        assert f"ok   {target}/{page}.html: {playgrounds}, all passed" in said, said
+
+
+def test_a_share_link_from_a_plain_html_page_opens_its_code(package, tmp_path, new_context):
+    course = tmp_path / "course"
+    assert playground(package, "export", course / "playground").returncode == 0
+    code = "from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, 2.5, label='x')\n"
+    (course / "lesson.html").write_text(
+        pages.course_page("playground/", pages.playground(code, id="lesson")), encoding="utf-8")
+    with serving(course, isolation=False) as url:
+        page = new_context().new_page()
+        page.goto(url + "lesson.html")
+        link, opened = open_its_share_link(page, "lesson")
+    assert link.startswith(url + "playground/index.html#code=")
+    assert opened == code
+
+
 def test_export_refuses_a_folder_that_holds_something_else(package, tmp_path):
     (tmp_path / "notes.md").write_text("mine", encoding="utf-8")
     exported = playground(package, "export", tmp_path)
@@ -138,6 +166,8 @@ def test_serve_serves_the_site_with_the_headers_pyodide_and_stop_need(package):
         assert url, line
         with urllib.request.urlopen(url[1] + "pyodide/pyodide.asm.wasm") as response:
             assert response.headers["Content-Type"] == "application/wasm"
+        with urllib.request.urlopen(url[1]) as response:  # the full-page playground
+            assert response.read() == (build.DIST / "index.html").read_bytes()
         with urllib.request.urlopen(url[1] + "embed.js") as response:
             assert response.headers["Content-Type"] == "text/javascript"
             assert response.headers["Cross-Origin-Opener-Policy"] == "same-origin"

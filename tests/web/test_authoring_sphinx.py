@@ -16,6 +16,7 @@ from tests.web.authoring import (
     do_the_exercise,
     docs_venv,
     looks_before_the_script,
+    open_its_share_link,
     requests_elsewhere,
     run_every_playground,
 )
@@ -72,6 +73,16 @@ def test_the_rst_page_runs_each_playground_with_its_attributes(course, new_conte
     ]
     assert elsewhere == []
     assert page.locator(".autograd-playground-served-only").count() == 0  # served: no note
+
+
+def test_a_share_link_opens_the_playgrounds_code_in_the_full_page_playground(
+        course, new_context):
+    page = new_context().new_page()
+    page.goto(course + "data-model.html")
+    code = page.locator("#rst-graph").evaluate("el => el.code")
+    link, opened = open_its_share_link(page, "rst-graph")
+    assert link.startswith(course + "_static/autograd-playground/index.html#code=")
+    assert opened == code
 
 
 def test_the_myst_page_runs_each_playground_with_its_attributes(course, new_context):

@@ -62,7 +62,8 @@ const FIRST_HINT = `Press Run${matchMedia("(pointer: coarse)").matches ? "" : " 
 
 // The site's files sit beside this script's bundle, wherever it is served from.
 const WORKER_URL = new URL("./worker.js", import.meta.url);
-const SITE_URL = new URL("./", import.meta.url);
+// The full-page playground, by its file name: a docs server may list a folder.
+const FULL_PAGE_URL = new URL("./index.html", import.meta.url);
 // Why live re-runs wait for a first Run on code from a link.
 const LINK_WAITS = "this code came from a link, so it runs only once you have read it";
 // The one playground of the page that shows Python's download: the first in view (or
@@ -492,8 +493,9 @@ class AutogradPlayground extends HTMLElement {
 
   /** Copy a link that opens this code; also shown in a field, for when copying is not allowed. */
   async share() {
-    // Code from a course page opens in the site's full-page playground.
-    const link = shareLink(this.code, this.authored === null ? location.href : SITE_URL);
+    // Code from a course page opens in the site's full-page playground, which every copy
+    // of the site carries (the authors' wheel, Sphinx's and MkDocs' builds, an export).
+    const link = shareLink(this.code, this.authored === null ? location.href : FULL_PAGE_URL);
     if (link.length > MAX_LINK_CHARS) {
       this.link.hidden = true;
       const size = `${link.length.toLocaleString("en")} characters; browsers open up to ${MAX_LINK_CHARS.toLocaleString("en")}`;
