@@ -72,6 +72,7 @@ BUNDLES = BUILD / "bundles"  # esbuild's metafiles: what went into each bundle
 PACKAGE = AUTHORS / "autograd_playground"
 PACKAGE_README = AUTHORS / "package-readme.md"
 PACKAGES = BUILD / "packages"
+RELEASE = BUILD / "release"  # what a release publishes: both wheels and the sdist
 # Venvs each holding the authors' wheel and one docs tool, at the pins of DOCS_TOOLS.
 DOCS_TOOLS = ROOT / "tests" / "docs-tools.txt"
 TOOL_VENVS = BUILD / "authoring"
@@ -275,7 +276,7 @@ def engine_wheel(python: Path) -> Path:
     return pip_wheel(python, ROOT, BUILD / "wheel")
 
 
-def package_wheel(python: Path) -> Path:
+def package_wheel(python: Path, out: Path = PACKAGES) -> Path:
     """The authors' wheel, autograd-playground, from web/authors/pyproject.toml and
     web/authors/autograd_playground/ with the built dist/ inside as its site/ (but
     NOT_IN_WHEEL), and the engine's version (see web/authors/pyproject.toml). It needs no
@@ -290,7 +291,34 @@ def package_wheel(python: Path) -> Path:
     shutil.copy2(PACKAGE_README, project / "README.md")
     shutil.copy2(ROOT / "LICENSE", project / "LICENSE")
     shutil.copy2(ROOT / "pyproject.toml", project / "engine-pyproject.toml")
-    return pip_wheel(python, project, PACKAGES)
+    return pip_wheel(python, project, out)
+
+
+def release_files(python: Path, out: Path) -> list[Path]:
+    """What a release publishes, from the built dist/, into `out`: the engine's wheel, the
+    authors' wheel and the sdist (the project's source as its files are, tests and all,
+    from which `python build.py test` runs). hatchling writes fixed timestamps, so the
+    same sources give the same bytes."""
+    built = [pip_wheel(python, ROOT, out / "engine"), package_wheel(python, out / "authors")]
+    # Run from `out`: in the project's folder, `python -m build` would be this file.
+    run(python, "-m", "build", "--sdist", "--outdir", out / "sdist", ROOT, cwd=out)
+    built += (out / "sdist").glob("*.tar.gz")
+    files = [Path(shutil.move(file, out)) for file in built]
+    for file in built:
+        file.parent.rmdir()
+    return files
+
+
+def release() -> None:
+    """Build dist/, then the release's files into RELEASE, and check them as PyPI will."""
+    python = venv_python()
+    install_test_deps(python)  # build and twine, pinned in the test extra
+    build()
+    fresh_folder(RELEASE)
+    files = release_files(python, RELEASE)
+    run(python, "-m", "twine", "check", "--strict", *files)
+    for file in files:
+        print(f"built {file}")
 
 
 def docs_venv(name: str, wheel: Path, tools: list[str], extras: str = "") -> Path:
@@ -660,6 +688,8 @@ def main() -> None:
     )
     commands.add_parser("dist", help="build dist/, then the authors' wheel from it into "
                         f"{PACKAGES.relative_to(ROOT).as_posix()}/")
+    commands.add_parser("release", help="build dist/, then both wheels and the sdist into "
+                        f"{RELEASE.relative_to(ROOT).as_posix()}/, checked with twine")
     commands.add_parser("docs", help="build docs/ into a static site in "
                         f"{DOCS_SITE.relative_to(ROOT).as_posix()}/")
     commands.add_parser("test", help="install the test tools, build, run ruff and pytest")
@@ -673,6 +703,8 @@ def main() -> None:
     elif args.command == "dist":
         build()
         print(f"built {package_wheel(venv_python())}")
+    elif args.command == "release":
+        release()
     elif args.command == "docs":
         docs()
     elif args.command == "test":

@@ -341,11 +341,12 @@ def test_timeout_must_be_a_positive_number_of_seconds(course, capsys, timeout):
     assert f"{timeout!r} is not a positive number of seconds" in capsys.readouterr().err
 
 
-def test_without_playwright_it_says_which_extra_to_install(course, monkeypatch, capsys):
+def test_without_playwright_it_says_what_to_install_from_an_index(course, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "playwright.sync_api", None)  # as if not installed
     assert check.main([str(course)]) == 4
-    assert capsys.readouterr().err == ("autograd-playground check: the check needs Playwright: "
-                                       "pip install 'autograd-playground[check]'\n")
+    assert capsys.readouterr().err == (
+        "autograd-playground check: the check needs Playwright beside this package: "
+        "pip install 'playwright>=1.49,<2' (what the wheel's check extra installs)\n")
 
 
 def test_without_a_chromium_it_says_so(course, monkeypatch, tmp_path, capsys):

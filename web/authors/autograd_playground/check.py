@@ -414,8 +414,9 @@ def check(targets: list[str], timeout: float) -> list[PageReport]:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        raise CheckError("the check needs Playwright: pip install "
-                         "'autograd-playground[check]'", EXIT_NO_PLAYWRIGHT) from None
+        raise CheckError("the check needs Playwright beside this package: pip install "
+                         "'playwright>=1.49,<2' (what the wheel's check extra installs)",
+                         EXIT_NO_PLAYWRIGHT) from None
     try:
         chromium = find_chromium()
     except ChromiumNotFoundError as missing:
