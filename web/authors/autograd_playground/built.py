@@ -144,7 +144,8 @@ def shown_rows(tables: list[dict]) -> list[int]:
 def table_rows(tables: list[dict]) -> list[list[list[list[str | None]]]]:
     """The text and title of the cells written, row by row, table by table: what
     check.py compares with the page's."""
-    return [[[[text, title] for text, title, _ in row_cells(table, i)] for i in range(rows)]
+    return [[[[text, title or ""] for text, title, _ in row_cells(table, i)]
+             for i in range(rows)]
             for table, rows in zip(tables, shown_rows(tables), strict=True)]
 
 
