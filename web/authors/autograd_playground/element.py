@@ -70,14 +70,15 @@ def python_script(role: str, code: str) -> str:
 
 
 def playground_html(code: str, attributes: dict[str, str | None],
-                    exercise: Exercise | None = None) -> str:
-    """The element holding `code` as text, with `attributes` (None or "" for a flag) and
-    the parts of `exercise`, if it is one."""
+                    exercise: Exercise | None = None, built: str = "") -> str:
+    """The element holding `code` as text, with `attributes` (None or "" for a flag), the
+    results computed when the page was built (built.py's HTML, after the code) and the
+    parts of `exercise`, if it is one."""
     check(attributes)
     opening = "".join(
         f" {name}" if name in FLAGS else f' {name}="{html.escape(value, quote=True)}"'
         for name, value in attributes.items())
-    parts = ""
+    parts = f"{built}\n" if built else ""
     if exercise:
         parts += "".join(python_script("check", text) for text in exercise.checks)
         parts += "".join(f'<template data-role="hint">{hint}</template>\n'
