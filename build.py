@@ -123,8 +123,10 @@ STATIC_FILES = [*(SITE / name for name in ["index.html", "course.html", "train.h
 BAKED_PAGES = ["index.html", "course.html", "train.html"]
 EXAMPLE = WEB / "shared" / "example.py"
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
-# (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
+# (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker);
+# with it, the contract between it and the page, which it reads from beside its folder.
 RUNNER = "playground_runner"
+CONTRACT = "shared/contract.json"
 # Python in Pyodide under Node, for the engine's tests and bench/engine.py: the script that
 # runs it, and the pinned wheels it unpacks beside the engine's.
 PYODIDE_RUN = ROOT / "tests" / "pyodide" / "run.mjs"
@@ -502,8 +504,10 @@ def content_addressed(path: str, file: Path) -> str:
 
 
 def runner_files() -> list[str]:
-    """The runner package's files, by their path under web/ (and dist/, and Pyodide's home)."""
-    return sorted(p.relative_to(WEB).as_posix() for p in (WEB / RUNNER).glob("*.py"))
+    """The runner package's files and the contract it reads, by their path under web/ (and
+    dist/, and Pyodide's home): the same places relative to each other in all three."""
+    return sorted([*(p.relative_to(WEB).as_posix() for p in (WEB / RUNNER).glob("*.py")),
+                   CONTRACT])
 
 
 def copy_site(engine: Path, micropip: Path) -> None:

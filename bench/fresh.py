@@ -9,7 +9,7 @@ Pyodide in Chromium.
 Each run pays for Pristine.restore twice (before and after the code), one RunState
 (saved, then put back), one hiding of the runner's modules, and one realm check. The
 timing code runs as a learner's code would, through the runner itself (it finds the
-runner through a frame, so the page's next run starts in a fresh Python); in the page,
+Runner through its run's frame, so the page's next run starts in a fresh Python); in the page,
 in the playground's own worker. The realm check runs in a module worker of its own,
 which has the same built-ins as the Python worker but Pyodide's.
 """
@@ -25,11 +25,11 @@ TIMING = """
 import builtins, engine, sys, time
 
 frame = sys._getframe()
-while "pristine" not in frame.f_globals:  # the runner's frame, above the code's
+while "pristine" not in frame.f_locals:  # Runner.run's frame, above the code's
     frame = frame.f_back
 runner = frame.f_globals
-pristine, standard, guard = runner["pristine"], runner["standard"], runner["guard"]
-RunState, repeats = runner["RunState"], 200
+pristine, standard = frame.f_locals["pristine"], frame.f_locals["self"].standard
+guard, RunState, repeats = runner["guard"], runner["RunState"], 200
 
 
 def per_run(step):
@@ -70,8 +70,9 @@ def in_cpython() -> dict[str, float]:
     import playground_runner
 
     batches: list[str] = []
-    result = json.loads(playground_runner.run(CODE, batches.append))
-    playground_runner.tidy()
+    runner = playground_runner.take()
+    result = json.loads(runner.run(CODE, batches.append))
+    runner.tidy()
     assert result["status"] == "done", result["error"]
     return json.loads("".join(text for batch in batches for _, text in json.loads(batch)))
 

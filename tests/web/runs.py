@@ -18,6 +18,17 @@ CONFIG_OBJECT = (
     "print(cfg.lr)\n"
 )
 
+# A learner's own graph class (not the engine's), whose op names an operand that is not
+# a node of the graph.
+STRAY_OPERAND = (
+    "class Value:\n"
+    "    def __init__(self, op):\n"
+    "        self.data, self.grad, self.op = 1.0, 0.0, op\n"
+    "class Mine:\n"
+    "    nodes = [Value(None), Value(('Add', 0, 99))]\n"
+    "mine = Mine()\n"
+)
+
 
 def strict_json(text: str):
     """Parse JSON as the page's JSON.parse does: NaN and Infinity are not JSON."""

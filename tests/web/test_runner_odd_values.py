@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.contract import CONTRACT
 from tests.web.runs import run
 from tests.web.tables import assert_page_reads
 
@@ -15,7 +16,7 @@ GRAPH = (
     "a = MakeValue(g, 2.0, label='a')\n"
     "b = VMul(g, a, a)\n"
 )
-MAX_TABLES = 100
+MAX_TABLES = CONTRACT["table"]["perRun"]
 
 
 def table_of(code: str) -> dict:

@@ -9,6 +9,7 @@ import pytest
 
 from playground_runner import plots
 
+from .contract import CONTRACT
 from .runs import RUNNER, strict_json
 
 
@@ -87,10 +88,11 @@ def test_series_past_max_series_are_counted_not_sent(monkeypatch):
 
 
 def test_the_caps_notes_reach_the_run_s_output():
-    code = "for i in range(5_010):\n    plot('loss', i)\n"
+    cap = CONTRACT["plots"]["points"]
+    code = f"for i in range({cap + 10}):\n    plot('loss', i)\n"
     _, output, messages = run_plotting(code)
-    assert len(points_of(messages)) == plots.MAX_POINTS == 5_000
-    assert "plot('loss'): 10 points past the first 5,000 not drawn" in output
+    assert len(points_of(messages)) == cap
+    assert f"plot('loss'): 10 points past the first {cap:,} not drawn" in output
 
 
 def test_a_y_that_is_nan_or_infinite_is_a_gap():

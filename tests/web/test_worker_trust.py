@@ -12,6 +12,7 @@ from engine import Graph, MakeValue, VMul
 from playground_runner.tables import table
 from tests.web.conftest import set_deadlines
 from tests.web.pages import PlaygroundAt
+from tests.web.runs import STRAY_OPERAND
 
 POST = (
     "import js\n"
@@ -137,13 +138,7 @@ def test_an_odd_but_honest_graph_is_shown_with_its_long_label_cut(playground):
         "from engine import Graph, MakeValue\n"
         "g = Graph()\n"
         "MakeValue(g, 1.0, label='y' * 20_000)\n"
-        "class Value:\n"
-        "    def __init__(self, op):\n"
-        "        self.data, self.grad, self.op = 1.0, 0.0, op\n"
-        "class Mine:\n"
-        "    nodes = [Value(None), Value(('Add', 0, 99))]\n"
-        "mine = Mine()\n"
-    )
+    ) + STRAY_OPERAND
     assert playground.run(code) == "done"
     assert playground.graphs() == ["g (1 node)", "mine (2 nodes)"]
     label = playground.rows()[0][1]

@@ -1,25 +1,26 @@
 // What the page accepts from the Python worker (its messages are listed at
 // the top of worker.js). Learner code runs in that worker, so every message
 // is checked for its shape and size before the page acts on it; one that
-// fails is a Malformed error, and the runtime ends the run it belongs to.
+// fails is a Malformed error, and the runtime ends the run it belongs to. What the
+// runner sends at most, and a table's fields, are the contract's (contract.json), which
+// the runner reads too.
 
+import contract from "../shared/contract.json" with { type: "json" };
 import { gridOf, isModel } from "./forward.js";
 
-// The runner sends at most 250,000 characters and 10,000 lines of output a run, then its note.
-const MAX_OUTPUT_CHARS = 251_000;
-const MAX_OUTPUT_LINES = 10_010;
-// and at most this many tables (playground_runner/tables.py), each with a note or two.
-const MAX_TABLES = 100;
-const MAX_NOTES = 3;
+// The runner's note that it cut the output comes after the cut, and the runner does not
+// count it: room for it over the runner's caps.
+const MAX_OUTPUT_CHARS = contract.output.chars + 1_000;
+const MAX_OUTPUT_LINES = contract.output.lines + 10;
+const TABLE = contract.table;
 export const MAX_ERROR_CHARS = 100_000;
-const MAX_TEXT_CHARS = 10_000;
+const MAX_TEXT_CHARS = contract.text.chars;
 const PHASES = ["starting Python", "installing the engine"];
 // Far beyond what Python's start downloads (about 18 MB).
 const MAX_DOWNLOAD_BYTES = 1_000_000_000;
 const STATUSES = ["done", "error", "stopped"];
-const STREAMS = ["stdout", "stderr"];
-const NUMBER_WORDS = ["nan", "inf", "-inf"];
-const MAX_REACHED = 5;
+const STREAMS = contract.output.streams;
+const NUMBER_WORDS = TABLE.numberWords;
 
 export class Malformed extends Error {}
 
@@ -57,7 +58,8 @@ export function checkMessage(message) {
 }
 
 function isReached(v) {
-  return Array.isArray(v) && v.length <= MAX_REACHED && v.every((what) => isString(what) && what.length <= 300);
+  return Array.isArray(v) && v.length <= contract.reached.count
+    && v.every((what) => isString(what) && what.length <= contract.reached.chars);
 }
 
 /** The [stream, text] pairs of an output batch. */
@@ -83,9 +85,7 @@ export function countOutput(sent, pairs) {
 // each one's points, its pictures, their grids' size and points.
 // A model's picture comes as its weights (pageSums: its weights and biases times its
 // cells, at most), and the page computes its grid.
-export const PLOT_CAPS = {
-  series: 12, points: 5_000, pictures: 4, resolution: 60, pictureRows: 2_000, pageSums: 4_000_000,
-};
+export const PLOT_CAPS = contract.plots;
 
 /** A plots batch (playground_runner/plots.py), checked against the run's `plotted` so far
  *  ({series: Map of number to points}, pictures: Set of titles}), which it adds to;
@@ -152,9 +152,14 @@ export function parseResult(json) {
     && (result.error === null || typeof result.error === "string")
     && (result.line === null || isId(result.line))
     && ["ms", "ended"].every((name) => result[name] === undefined || Number.isFinite(result[name]))
-    && Array.isArray(result.tables) && result.tables.length <= MAX_TABLES && result.tables.every(isTable)
+    && Array.isArray(result.tables)
     && (result.check === undefined || result.check === null || isVerdict(result.check));
   if (!valid) throw new Malformed("a result that is not the runner's");
+  if (result.tables.length > TABLE.perRun) throw new Malformed(`more than ${TABLE.perRun} tables`);
+  result.tables.forEach((t, i) => {
+    const problem = tableProblem(t);
+    if (problem) throw new Malformed(`table ${i} ${problem}`);
+  });
   if (result.error !== null) result.error = cut(result.error, MAX_ERROR_CHARS, "\n… error truncated\n");
   result.check?.messages.forEach((text, i, messages) => (messages[i] = cut(text, MAX_ERROR_CHARS)));
   for (const t of result.tables) {
@@ -170,39 +175,60 @@ function isVerdict(v) {
     && v.passed === (v.messages.length === 0);
 }
 
-/** A table as the runner's `table()` makes it: columns of `count` entries each. Whatever
- *  the learner's nodes hold, the runner makes it one of these (a value that is not a
- *  number is null, with its text beside; an operand that is not a node is left out). */
-function isTable(t) {
-  if (!isObject(t) || !isString(t.title) || !Number.isSafeInteger(t.count) || t.count < 0) return false;
-  const column = (name, check) => Array.isArray(t[name]) && t[name].length === t.count && t[name].every(check);
-  const node = (i) => Number.isSafeInteger(i) && i >= 0 && i < t.count;
-  // Text by node index: the longer text of labels cut short, values that are not numbers.
-  const byNode = (texts) => isObject(texts) && Object.entries(texts).every(([i, text]) => node(Number(i)) && isText(text));
-  const numbers = (name) => isObject(t.notNumbers) && byNode(t.notNumbers[name])
-    && column(name, (v, i) => (v === null ? Object.hasOwn(t.notNumbers[name], i) : isNumber(v)));
-  return column("label", (v) => v === null || isString(v))
-    && column("op", isString)
-    && numbers("data")
-    && numbers("grad")
-    && column("args", (args) => Array.isArray(args) && args.every(node))
-    && Array.isArray(t.missingOperands) && t.missingOperands.every(node)
-    && column("line", (v) => v === null || isId(v))
-    && (t.fullLabel === undefined || byNode(t.fullLabel))
-    && (t.root === null || node(t.root))
-    && (t.steps === null || (Array.isArray(t.steps) && t.steps.every((step) => isStep(step, node))))
-    && (t.noSteps === null || isText(t.noSteps))
-    && (t.forward === null || (isObject(t.forward)
-      && Object.values(t.forward).every((r) => isObject(r) && isText(r.fn) && isText(r.rule))))
-    && Array.isArray(t.notes) && t.notes.length <= MAX_NOTES && t.notes.every(isText);
+/** What is wrong with `t` as a table, or null when the runner could have sent it: it
+ *  has exactly the contract's fields, each of its type. */
+function tableProblem(t) {
+  if (!isObject(t)) return "is not an object";
+  const extra = Object.keys(t).find((name) => !Object.hasOwn(TABLE.fields, name));
+  if (extra !== undefined) return `has "${extra}", which the runner never sends`;
+  const missing = TABLE_CHECKS.find(([name]) => !Object.hasOwn(t, name));
+  if (missing) return `has no "${missing[0]}"`;
+  const wrong = TABLE_CHECKS.find(([name, check]) => !check(t[name], t, name));
+  return wrong ? `has a bad "${wrong[0]}"` : null;
 }
+
+// How each type of a table's field (contract.json) is checked: (value, table, its name).
+// Whatever the learner's nodes hold, the runner makes each field one of these (a value
+// that is not a number is null, with its text beside; an operand that is not a node is
+// left out).
+const isNode = (i, t) => Number.isSafeInteger(i) && i >= 0 && i < t.count;
+const columnOf = (check) => (v, t) => Array.isArray(v) && v.length === t.count && v.every((x) => check(x, t));
+// Text by node index: the longer text of labels cut short, values that are not numbers.
+const byNode = (texts, t) => isObject(texts)
+  && Object.entries(texts).every(([i, text]) => isNode(Number(i), t) && isText(text));
+const TABLE_TYPES = {
+  "string": isString,
+  "count": (v) => Number.isSafeInteger(v) && v >= 0,
+  "column: string or null": columnOf((v) => v === null || isString(v)),
+  "column: string": columnOf(isString),
+  // null where the value is not a number, whose text notNumbers has under the column's name.
+  "column: number": (v, t, name) => isObject(t.notNumbers) && byNode(t.notNumbers[name], t)
+    && Array.isArray(v) && v.length === t.count
+    && v.every((x, i) => (x === null ? Object.hasOwn(t.notNumbers[name], i) : isNumber(x))),
+  "not numbers": (v, t) => isObject(v) && Object.values(v).every((texts) => byNode(texts, t)),
+  "texts by node": byNode,
+  "column: nodes": columnOf((args, t) => Array.isArray(args) && args.every((a) => isNode(a, t))),
+  "nodes": (v, t) => Array.isArray(v) && v.every((i) => isNode(i, t)),
+  "column: line or null": columnOf((v) => v === null || isId(v)),
+  "node or null": (v, t) => v === null || isNode(v, t),
+  "steps or null": (v, t) => v === null || (Array.isArray(v) && v.every((step) => isStep(step, t))),
+  "text or null": (v) => v === null || isText(v),
+  "forward rules or null": (v) => v === null
+    || (isObject(v) && Object.values(v).every((r) => isObject(r) && isText(r.fn) && isText(r.rule))),
+  "notes": (v) => Array.isArray(v) && v.length <= TABLE.notes && v.every(isText),
+};
+// [name, check] of each field, in the contract's order (count before what it counts).
+const TABLE_CHECKS = Object.entries(TABLE.fields).map(([name, { type }]) => {
+  if (!Object.hasOwn(TABLE_TYPES, type)) throw new Error(`contract.json: the table's "${name}" has a type the page does not know, "${type}"`);
+  return [name, TABLE_TYPES[type]];
+});
 
 /** A step of Backward (engine.BackwardSteps): the node visited and the grads it adds to,
  *  each term's rule in words and its numbers apart (the page writes them as the table does). */
-function isStep(step, node) {
-  const isTerm = (term) => isObject(term) && node(term.operand) && isText(term.rule)
+function isStep(step, t) {
+  const isTerm = (term) => isObject(term) && isNode(term.operand, t) && isText(term.rule)
     && ["upstream", "local", "value", "grad"].every((name) => isNumber(term[name]));
-  return isObject(step) && node(step.node) && Array.isArray(step.terms) && step.terms.every(isTerm);
+  return isObject(step) && isNode(step.node, t) && Array.isArray(step.terms) && step.terms.every(isTerm);
 }
 
 /** `text`, or its first `limit` characters and `more`. */

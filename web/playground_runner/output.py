@@ -6,14 +6,16 @@ import json
 import time
 from collections.abc import Callable
 
-MAX_LINES = 10_000
-MAX_CHARS = 250_000
+from .contract import CONTRACT
+
+MAX_LINES = CONTRACT["output"]["lines"]
+MAX_CHARS = CONTRACT["output"]["chars"]
 FLUSH_SECONDS = 0.05
 BATCH_PAIRS = 1_000
 """A batch holds at most this many [stream, text] pairs (code that switches streams at
 every character makes one a character): the page takes in a batch in one task."""
-TRUNCATED = "\n… output truncated (more than 10,000 lines or 250 kB)\n"
-STREAMS = ("stdout", "stderr")
+TRUNCATED = f"\n… output truncated (more than {MAX_LINES:,} lines or {MAX_CHARS // 1000:,} kB)\n"
+STREAMS = tuple(CONTRACT["output"]["streams"])
 
 
 class Output:

@@ -31,6 +31,7 @@ from numbers import Real
 from engine.nn import MLP, Layer, Neuron, Weights, float_weights
 
 from .caps import TITLE_CHARS, text_of
+from .contract import CONTRACT
 
 FLUSH_SECONDS = 0.1
 """How often at most the points gathered go to the page: ten times a second. Each message
@@ -39,13 +40,13 @@ which a machine whose cores are all busy takes from Python; a chart redrawn more
 looks no more alive (bench/train.py prints what the redraws cost)."""
 BATCH_POINTS = 2_000
 """A message holds at most this many points: the page takes in a message in one task."""
-MAX_SERIES = 12
-MAX_POINTS = 5_000
+MAX_SERIES = CONTRACT["plots"]["series"]
+MAX_POINTS = CONTRACT["plots"]["points"]
 """Points a series keeps at most: the page redraws a chart in a frame."""
-MAX_PICTURES = 4
-MAX_RESOLUTION = 60
-MAX_BOUNDARY_POINTS = 2_000
-PAGE_SUMS = 4_000_000
+MAX_PICTURES = CONTRACT["plots"]["pictures"]
+MAX_RESOLUTION = CONTRACT["plots"]["resolution"]
+MAX_BOUNDARY_POINTS = CONTRACT["plots"]["pictureRows"]
+PAGE_SUMS = CONTRACT["plots"]["pageSums"]
 """A model's grid is computed by the page (with the same floats, from its weights) when
 its weights and biases times its cells are at most this: a few milliseconds of the
 page's, where Python would take seconds. Beyond, and for a function, Python computes it."""

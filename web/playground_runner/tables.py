@@ -17,15 +17,16 @@ from engine.graph import VARIANTS
 from engine.inspect import is_graph_like
 
 from .caps import CELL_CHARS, FULL_LABEL_CHARS, NOTE_CHARS, TITLE_CHARS, clip, describe
+from .contract import CONTRACT
 
 # Backward is replayed step by step on graphs up to this size: a learner steps
 # through tens of nodes, and a bigger graph's steps would be megabytes of JSON.
 MAX_STEP_NODES = 5_000
-MAX_TABLES = 100
+MAX_TABLES = CONTRACT["table"]["perRun"]
 """A run's tables, show()'s snapshots first: the page lists them all in one picker."""
 MAX_SAFE_INT = 2**53 - 1
 """The biggest int the page reads exactly: past it, JSON's numbers are floats."""
-NUMBER_WORDS = frozenset(("nan", "inf", "-inf"))
+NUMBER_WORDS = frozenset(CONTRACT["table"]["numberWords"])
 """How engine.rows() writes the floats that JSON has no number for."""
 
 

@@ -54,6 +54,7 @@ import { realmChange, watchRealm } from "./realm.js";
 import { runEnds, runStarts, scopeTimers } from "./run-timers.js";
 import { WarmUp } from "./warm-up.js";
 import example from "../shared/example.py";
+import { reached as REACHED } from "../shared/contract.json";
 
 // Taken before any learner code runs, which can reach every built-in (`import js`):
 // what this worker says and hears goes through these, whatever a run patches.
@@ -63,11 +64,10 @@ const dataOf = call.bind(Object.getOwnPropertyDescriptor(MessageEvent.prototype,
 const later = setTimeout;
 const push = call.bind(Array.prototype.push);
 const toString = String;
-// What a run reached into, as the runner's guard reports it (a few are enough).
-const MAX_REACHED = 5;
+// What a run reached into, as the runner's guard reports it: the first few (contract.json).
 let reached = [];
 const reach = (what) => {
-  if (reached.length < MAX_REACHED) push(reached, toString(what).slice(0, 300));
+  if (reached.length < REACHED.count) push(reached, toString(what).slice(0, REACHED.chars));
 };
 
 const here = (path) => new URL(path, import.meta.url).href;
