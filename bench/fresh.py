@@ -1,17 +1,19 @@
 """What it costs a run to start from a fresh Python: the runner's putting back of the
 builtins, the engine's, its own and the standard library's modules (Pristine.restore),
 of sys and the process (RunState), hiding its own modules while the code runs, and the
-worker's look for changes to its JavaScript built-ins (realm.js); in CPython and in
-Pyodide in Chromium.
+worker's look for changes to its JavaScript built-ins (realm.js) and to the file tree
+(run-files.js); in CPython and in Pyodide in Chromium.
 
     python bench/fresh.py      (after `python build.py`; uses .venv's Playwright)
 
 Each run pays for Pristine.restore twice (before and after the code), one RunState
-(saved, then put back), one hiding of the runner's modules, and one realm check. The
-timing code runs as a learner's code would, through the runner itself (it finds the
-Runner through its run's frame, so the page's next run starts in a fresh Python); in the page,
-in the playground's own worker. The realm check runs in a module worker of its own,
-which has the same built-ins as the Python worker but Pyodide's.
+(saved, then put back), one reseeding of random, one hiding of the runner's modules,
+one realm check and one look at the file tree. The timing code runs as a learner's
+code would, through the runner itself (it finds the runner through a frame, so the
+page's next run starts in a fresh Python); in the page, in the playground's own worker.
+The realm check runs in a module worker of its own, which has the same built-ins as the
+Python worker but Pyodide's; so does the file tree's, on a tree of the shape of
+Pyodide's.
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ TIMING = """
 import builtins, engine, sys, time
 
 frame = sys._getframe()
-while "pristine" not in frame.f_locals:  # Runner.run's frame, above the code's
+while type(frame.f_locals.get("self")).__name__ != "Runner":  # Runner.run, above the code
     frame = frame.f_back
-runner = frame.f_globals
-pristine, standard = frame.f_locals["pristine"], frame.f_locals["self"].standard
-guard, RunState, repeats = runner["guard"], runner["RunState"], 200
+runner = frame.f_locals["self"]
+pristine, standard, guard = runner.pristine, runner.standard, frame.f_globals["guard"]
+RunState, repeats = frame.f_globals["RunState"], 200
+reseed = guard.hidden["playground_runner.library"].reseed
 
 
 def per_run(step):
@@ -48,6 +51,12 @@ def saved_and_put_back():
     RunState().restore()
 
 
+def registered_then_restored():
+    from collections.abc import Sequence
+    Sequence.register(type("Mine", (), {}))
+    standard.registrations.restore()
+
+
 def hidden_and_shown():
     guard.unhide_runner()
     guard.hide_runner()
@@ -58,6 +67,8 @@ timings = {
     "Pristine.restore, builtins and engine patched": per_run(patched_then_restored),
     "StandardLibrary.restore, nothing changed (after the result)": per_run(standard.restore),
     "RunState saved and put back": per_run(saved_and_put_back),
+    "random's generator seeded afresh": per_run(reseed),
+    "the ABCs' registrations put back, after a registration": per_run(registered_then_restored),
     "the runner's modules hidden and shown": per_run(hidden_and_shown),
 }
 print(json.dumps(timings))
@@ -93,29 +104,47 @@ def in_pyodide() -> dict[str, float]:
             CODE,
         )
         assert result["status"] == "done", result["error"]
-        realm = realm_check(page)
-        return {**json.loads(output), "realm.js: the worker's built-ins checked": realm}
+        return {**json.loads(output),
+                "realm.js: the worker's built-ins checked": worker_check(page, "realm.js",
+                                                                          REALM_CHECK),
+                "run-files.js: the file tree noted, then checked": worker_check(
+                    page, "run-files.js", FILES_CHECK)}
 
 
-REALM_CHECK = """async (url) => {
-  const source = `import { realmChange, watchRealm } from "${url}";
-    watchRealm();
-    const started = performance.now();
-    for (let i = 0; i < 200; i++) realmChange();
-    postMessage((performance.now() - started) / 200 * 1000);`;
+REALM_CHECK = """
+  import { realmChange, watchRealm } from "MODULE_URL";
+  watchRealm();
+  const started = performance.now();
+  for (let i = 0; i < 200; i++) realmChange();
+  postMessage((performance.now() - started) / 200 * 1000);"""
+FILES_CHECK = """
+  import { filesNow, restoreFiles, watchFiles } from "MODULE_URL";
+  // A tree of 61 nodes, as Pyodide's has about 60: six folders of nine files.
+  const folder = () => ({ mode: 0o40755, ctime: 1, contents: {} });
+  const root = folder();
+  for (let d = 0; d < 6; d++) {
+    const sub = (root.contents[`d${d}`] = folder());
+    for (let f = 0; f < 9; f++) sub.contents[`f${f}`] = { mode: 0o100644, ctime: 1 };
+  }
+  watchFiles({ root, unlink() {}, rmdir() {} });
+  const started = performance.now();
+  for (let i = 0; i < 200; i++) restoreFiles(filesNow());
+  postMessage((performance.now() - started) / 200 * 1000);"""
+IN_A_WORKER = """async (source) => {
   const worker = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })),
                             { type: "module" });
   return new Promise((resolve) => (worker.onmessage = ({ data }) => resolve(data)));
 }"""
 
 
-def realm_check(page) -> float:
-    """Microseconds a realm check takes in a module worker (realm.js, served from web/worker/)."""
-    realm = (ROOT / "web" / "worker" / "realm.js").read_text(encoding="utf-8")
-    url = page.url.split("#")[0].rsplit("/", 1)[0] + "/bench-realm.js"
-    script = {"body": realm, "content_type": "text/javascript"}
+def worker_check(page, module: str, source: str) -> float:
+    """Microseconds that `source` measures in a module worker, importing `module`
+    (served from web/worker/)."""
+    text = (ROOT / "web" / "worker" / module).read_text(encoding="utf-8")
+    url = page.url.split("#")[0].rsplit("/", 1)[0] + f"/bench-{module}"
+    script = {"body": text, "content_type": "text/javascript"}
     page.context.route(url, lambda route: route.fulfill(**script))
-    return page.evaluate(REALM_CHECK, url)
+    return page.evaluate(IN_A_WORKER, source.replace("MODULE_URL", url))
 
 
 def main() -> None:

@@ -165,3 +165,48 @@ def test_a_run_that_changes_the_workers_crypto_clock_or_navigator_leaves_a_fresh
     assert playground.run(code) == "done"
     assert playground.output.split() == ["True"] * 3
     assert playground.python_starts == starts + 1
+
+
+def test_pyodides_modules_and_main_are_as_they_were_in_another_playground(course):
+    first, other = ready(course, "#data-model"), ready(course, "#engine-graph")
+    assert first.run("import __main__, pyodide.ffi, pyodide.code\n__main__.planted = 1\n"
+                     "pyodide.ffi.create_proxy = print\npyodide.code.planted = 1\n") == "done"
+    assert other.run("import __main__, pyodide.ffi, pyodide.code\n"
+                     "print(hasattr(__main__, 'planted'), pyodide.ffi.create_proxy is print,\n"
+                     "      hasattr(pyodide.code, 'planted'))\n") == "done"
+    assert other.output.split() == ["False"] * 3
+
+
+PLANTS_FILES = (
+    "import os\nos.makedirs('/tmp/planted/deeper')\n"
+    "with open('/tmp/planted/deeper/data.txt', 'w') as f:\n    f.write('kept')\n"
+    "with open('/home/pyodide/planted.py', 'w') as f:\n    f.write('WHERE = \"planted\"')\n"
+    "print(os.path.exists('/home/pyodide/planted.py'))\n"
+)
+
+
+def test_files_a_run_writes_are_gone_in_another_playground_without_a_fresh_python(course):
+    first, other = ready(course, "#data-model"), ready(course, "#engine-graph")
+    starts = first.python_starts
+    assert first.run(PLANTS_FILES) == "done"
+    assert first.output.strip() == "True"
+    assert other.run("import os\nprint(os.path.exists('/tmp/planted'), "
+                     "os.path.exists('/home/pyodide/planted.py'))\ntry:\n    import planted\n"
+                     "except ImportError:\n    print('not planted')\n") == "done"
+    assert other.output.split() == ["False", "False", "not", "planted"]
+    assert first.python_starts == starts
+
+
+def test_a_run_that_changes_a_file_of_pythons_leaves_a_fresh_python(playground):
+    starts = playground.python_starts
+    playground.record_statuses()
+    changes = ("import engine.ops\nwith open(engine.ops.__file__, 'a') as f:\n"
+               "    f.write('\\nPLANTED = 1\\n')\nprint(engine.ops.__file__)\n")
+    assert playground.run(changes) == "done"
+    path = playground.output.strip()
+    told = f"the file system: {path} was changed"
+    assert any(told in status for status in playground.statuses_shown)
+    assert playground.run("import engine.ops\n"
+                          "print('PLANTED' in open(engine.ops.__file__).read())\n") == "done"
+    assert playground.output.strip() == "False"
+    assert playground.python_starts == starts + 1

@@ -73,6 +73,41 @@ ATTACKS = {
                 "gc.callbacks.append(lambda phase, info: print(phase))\n",
                 "import gc, os\nprint(gc.isenabled(), os.getcwd() == '/')\ngc.collect()\n",
                 "True False\n"),
+    "random's generator": ("import random\nrandom.seed(7)\nrandom._inst.planted = 1\n",
+                           "import random\nfirst = random.random()\nrandom.seed(7)\n"
+                           "print(first == random.random(), hasattr(random._inst, 'planted'))\n",
+                           "False False\n"),
+    "warnings' filters": (
+        "import warnings\nwarnings.simplefilter('error')\n"
+        "warnings.filters.insert(0, ('ignore', None, UserWarning, None, 0))\n"
+        "warnings.onceregistry[('planted', UserWarning)] = True\n",
+        "import warnings\nprint(('error', None, Warning, None, 0) in warnings.filters,\n"
+        "      any(f[0] == 'ignore' and f[2] is UserWarning for f in warnings.filters),\n"
+        "      warnings.onceregistry)\n",
+        "False False {}\n"),
+    "the import system's finder cache": (
+        "import sys\nclass Finder:\n    def find_spec(self, *a):\n        return None\n"
+        "for path in list(sys.path_importer_cache):\n"
+        "    sys.path_importer_cache[path] = Finder()\n",
+        "import sys\nprint(any(type(f).__name__ == 'Finder'\n"
+        "          for f in sys.path_importer_cache.values()))\n", "False\n"),
+    "re's cache": (
+        "import re\nre.compile('x')\nfor key in list(re._cache):\n"
+        "    re._cache[key] = re.compile('x')\n",
+        "import re\nprint(all(key[1] == pattern.pattern for key, pattern in re._cache.items()))\n",
+        "True\n"),
+    "an ABC's registrations": (
+        "from collections.abc import Sequence, Hashable\nSequence.register(dict)\n"
+        "class Mine: pass\nHashable.register(Mine)\n",
+        "from collections.abc import Sequence\nprint(isinstance({}, Sequence))\n", "False\n"),
+    "__main__'s attributes": ("import __main__\n__main__.planted = print\n",
+                              "import __main__\nprint(hasattr(__main__, 'planted'))\n",
+                              "False\n"),
+    "the collector's thresholds and the switch interval": (
+        "import gc, sys\ngc.set_threshold(1, 1, 1)\ngc.set_debug(gc.DEBUG_STATS)\n"
+        "sys.setswitchinterval(1.5)\n",
+        "import gc, sys\nprint(gc.get_threshold()[0] > 1, gc.get_debug(), "
+        "sys.getswitchinterval() < 1)\n", "True 0 True\n"),
     "the environment": ("import os\nos.environ['PLAYGROUND_SEEN'] = 'yes'\n"
                         "os.environ['PATH'] = '/nowhere'\n",
                         "import os\nprint(os.environ.get('PLAYGROUND_SEEN'),"

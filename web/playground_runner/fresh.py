@@ -1,13 +1,16 @@
 """Every run starts from the same Python. What a run may change is put back: the
 builtins, the engine's and this package's modules (their globals, classes, functions'
 names and module-level lists, dicts and sets: Pristine), and every module of the
-standard library imported by then (their globals and classes: StandardLibrary), as
-they were when saved; and, as they
-were when the run began, `sys` and `sys.modules` (so a module the run imported is
+standard library (and of Pyodide's, and `__main__`) imported by then (their globals and
+classes, and the ABCs' registrations: StandardLibrary), as they were when saved; and, as
+they were when the run began, `sys` and `sys.modules` (so a module the run imported is
 imported afresh by the next), the recursion limit, the trace and profile functions,
 sys.monitoring's tools, the garbage collector and its callbacks, the working directory,
-the environment variables and the SIGINT handler. What cannot be put back so (a
-frame's locals, memory written by ctypes, an audit hook) is what guard.py watches for.
+the environment variables, the SIGINT handler, the collector's thresholds and
+debugging, the switch interval, and what library.py keeps (the standard library's
+containers: warnings' filters, re's cache, the finders' cache); random's generator is
+seeded afresh for every run. What cannot be put back so (a frame's locals, memory
+written by ctypes, an audit hook) is what guard.py watches for.
 
 Putting back is cheap when nothing changed (each saved name is compared by identity),
 so it runs both before a run (against whatever ran between runs, a timer say) and
@@ -31,6 +34,7 @@ import engine
 
 from .errors import FILENAME
 from .guard import in_packages, up_to_learner
+from .library import LibraryState, Registrations, reseed
 from .snapshots import Snapshot, Snapshots, module_snapshots
 
 TRACKED = ("engine", __package__)
@@ -40,6 +44,9 @@ RUNNER_USES = ("json", "traceback", "linecache")
 learner's traceback): put back with the builtins, before and after every run."""
 PUT_BACK_OTHERWISE = frozenset({"sys", "builtins"})
 """By RunState, and builtins first."""
+PYODIDES_OWN = ("__main__", "pyodide", "_pyodide", "_pyodide_core", "micropip")
+"""Modules not of the standard library put back with it: Pyodide's (`pyodide.ffi`),
+micropip once imported, and the interpreter's `__main__` (not the run's namespace)."""
 FUNCTION_PARTS = ("__name__", "__qualname__", "__module__", "__doc__")
 """What code may change of a module's function (its code and defaults it may not:
 guard.py), and whose reading is not audited."""
@@ -86,8 +93,10 @@ def _learner_running(frame: FrameType | None) -> bool:
 
 
 def _standard(name: str) -> bool:
-    """A module of the standard library's (not Pyodide's own, nor a test's)."""
-    return name not in PUT_BACK_OTHERWISE and name.partition(".")[0] in sys.stdlib_module_names
+    """A module of the standard library's or Pyodide's own (not a test's)."""
+    if name in PUT_BACK_OTHERWISE:
+        return False
+    return name.partition(".")[0] in sys.stdlib_module_names or in_packages(name, *PYODIDES_OWN)
 
 
 class Pristine:
@@ -213,6 +222,11 @@ class StandardLibrary(Pristine):
             if put_back and isinstance(module, ModuleType):
                 self._note_module(module)
         self._index()
+        self.registrations = Registrations(namespace.mapping for namespace in self.namespaces)
+
+    def restore(self) -> None:
+        super().restore()
+        self.registrations.restore()
 
 class RunState:
     """What the interpreter looks like as a run begins, to put back when it ends."""
@@ -232,9 +246,14 @@ class RunState:
         global _stopped
         _stopped = False
         self.tools = monitoring_tools()
+        self.collector = gc.get_threshold(), gc.get_debug()
+        self.switch_interval = sys.getswitchinterval()
+        self.library = LibraryState()
 
     def enter(self) -> None:
-        """Stop raises Stopped, and the recursion limit can be set only as high as is safe."""
+        """Stop raises Stopped, the recursion limit can be set only as high as is safe,
+        and random's numbers are new."""
+        reseed()
         signal.signal(signal.SIGINT, stop)
         sys.setrecursionlimit = capped_recursion_limit(sys.setrecursionlimit)
 
@@ -250,6 +269,11 @@ class RunState:
         sys.setprofile(self.profile)
         sys.set_int_max_str_digits(self.int_digits)
         gc.enable() if self.gc_enabled else gc.disable()
+        thresholds, debug = self.collector
+        gc.set_threshold(*thresholds)
+        gc.set_debug(debug)
+        sys.setswitchinterval(self.switch_interval)
+        self.library.restore()
         if os.getcwd() != self.cwd:
             os.chdir(self.cwd)
         if self.environ.changed():

@@ -1,9 +1,14 @@
-// Timers a run sets end with it. Learner code reaches the worker's setTimeout and
-// setInterval (`js.setTimeout`), and Pyodide's asyncio loop waits with setTimeout too:
-// a callback that fired after its run could change what a later run, maybe another
-// playground's, finds (`math.tanh` made to return 42) or print into it. So while a
-// run is in progress, every timer set is noted; when it ends, each is cleared, and a
-// callback of an ended run never executes.
+// Timers and callbacks a run sets end with it. Learner code reaches the worker's
+// setTimeout and setInterval (`js.setTimeout`), and Pyodide's asyncio loop waits with
+// setTimeout too; it hands JavaScript Python functions to call later (PyProxies:
+// `create_proxy(f)`, `promise.then(f)`, a task awaiting a promise, a MessagePort's
+// `onmessage = f`). A callback that ran after its run could change what a later run,
+// maybe another playground's, finds (`math.tanh` made to return 42) or print into it.
+// So while a run is in progress, every timer set is noted, and Pyodide notes every
+// PyProxy made (its allocation tracing); when the run ends, each timer is cleared and
+// each of its PyProxies still alive is destroyed: a callback of an ended run never
+// executes. (JavaScript that calls a destroyed proxy gets an error, which the worker
+// keeps to itself: it is no failure of the worker's.)
 //
 // scopeTimers() puts the worker's own setTimeout and setInterval in place of the
 // built-ins, before any learner code runs (and before realm.js takes the built-ins as
@@ -14,12 +19,26 @@ const nativeClear = clearTimeout; // clears an interval too: they share their id
 const setAdd = Set.prototype.add;
 const setDelete = Set.prototype.delete;
 const setValues = Set.prototype.values;
+const mapKeys = Map.prototype.keys;
+const mapClear = Map.prototype.clear;
+const DESTROYED = "Object has already been destroyed"; // Pyodide's error for such a call
 const indirectEval = eval;
 
 let running = null; // the run in progress: {ids, ended}
+let proxies = null; // Pyodide's tracing of the PyProxies made, and the map it fills
 
-/** Put the scoped setTimeout and setInterval in the worker's global scope. */
-export function scopeTimers() {
+/** Put the scoped setTimeout and setInterval in the worker's global scope, and take
+ * Pyodide's PyProxy tracing from `module` (Pyodide's Emscripten module). */
+export function scopeTimers(module) {
+  proxies = {
+    module,
+    trace: module.enable_pyproxy_allocation_tracing,
+    untrace: module.disable_pyproxy_allocation_tracing,
+    made: module.pyproxy_alloc_map,
+  };
+  addEventListener("error", (event) => {
+    if (typeof event.message === "string" && event.message.includes(DESTROYED)) event.preventDefault();
+  });
   for (const name of ["setTimeout", "setInterval"]) {
     const native = globalThis[name];
     const once = name === "setTimeout";
@@ -43,12 +62,24 @@ export function scopeTimers() {
 /** A run starts: the timers set from now on are its own. */
 export function runStarts() {
   running = { ids: new Set(), ended: false };
+  apply(mapClear, proxies.made, []);
+  apply(proxies.trace, proxies.module, []);
 }
 
-/** The run has ended: clear the timers it set, which will never call back. */
+/** The run has ended: clear the timers it set and destroy the PyProxies it left, which
+ * will never call back. */
 export function runEnds() {
   if (!running) return;
   for (const id of apply(setValues, running.ids, [])) nativeClear(id);
   running.ended = true;
   running = null;
+  apply(proxies.untrace, proxies.module, []);
+  for (const proxy of apply(mapKeys, proxies.made, [])) {
+    try {
+      proxy.destroy();
+    } catch {
+      // destroyed already (by the run itself, untraced)
+    }
+  }
+  apply(mapClear, proxies.made, []);
 }

@@ -51,6 +51,7 @@ import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./sn
 import { MAX_SNAPSHOT_BYTES, unpack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
 import { realmChange, watchRealm } from "./realm.js";
+import { filesNow, restoreFiles, watchFiles } from "./run-files.js";
 import { runEnds, runStarts, scopeTimers } from "./run-timers.js";
 import { WarmUp } from "./warm-up.js";
 import example from "../shared/example.py";
@@ -467,6 +468,7 @@ async function handle(data, say) {
     const sendPlots = (batch) => say({ type: "plots", id: data.id, batch });
     const globals = globalsNow();
     reached = [];
+    const files = filesNow();
     runStarts();
     let result;
     try {
@@ -477,6 +479,8 @@ async function handle(data, say) {
     restoreGlobals(globals);
     const change = realmChange();
     if (change) reach(`the worker's JavaScript: ${change} was changed`);
+    const fileChange = restoreFiles(files);
+    if (fileChange) reach(`the file system: ${fileChange}`);
     // No result: Pyodide failed fatally and cannot run anything more.
     if (typeof result !== "string") throw new Error("Python stopped working");
     say({ type: "result", id: data.id, result, reached });
@@ -555,7 +559,8 @@ async function serve() {
         interrupt = buffer;
         pyodide.setInterruptBuffer(interrupt);
       }
-      scopeTimers(); // before any learner code, and before the built-ins are taken
+      scopeTimers(pyodide._module); // before any learner code, and before the built-ins are taken
+      watchFiles(pyodide.FS);
       watchRealm();
       const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory, build: BUILD_ID };
       post(page, ready, restoredMemory ? [restoredMemory] : []);
