@@ -1,12 +1,14 @@
 """Picture the page for the docs (docs/): the chapter's example run, two steps into
 replaying its Backward, and four nodes into replaying its tape; a 2-input layer of 3
-neurons (28 nodes); and the first screen a learner meets, before and after Run, on a
-laptop (1280x800) and a phone (390x844), light and dark.
+neurons (28 nodes); an MLP of 106 nodes, its neurons folded; and the first screen a
+learner meets, before and after Run, on a laptop (1280x800) and a phone (390x844), light
+and dark.
 
     python build.py screenshot           (builds first, then runs this)
     python bench/screenshot.py [PATH]    (after `python build.py`; default docs/screenshot.png;
                                           the others go beside it: graph.png, tape.png,
-                                          layer.png, first-screen-<width>[-dark][-run].png)
+                                          layer.png, mlp.png,
+                                          first-screen-<width>[-dark][-run].png)
 """
 
 from __future__ import annotations
@@ -48,12 +50,13 @@ def readme_pictures(browser: Browser, url: str, path: Path) -> None:
     page.close()
 
 
-def layer_picture(browser: Browser, url: str, path: Path) -> None:
-    """A 2-input layer of 3 neurons, summed and run backward, at 1280x800."""
+def program_picture(browser: Browser, url: str, path: Path, program: str) -> None:
+    """A program of tests/web/programs run at 1280x800: layer_of_three.py (a 2-input layer
+    of 3 neurons, summed and run backward), mlp_of_two_layers.py (106 nodes, folded)."""
     page = browser.new_page(**LAPTOP)
     page.goto(url + "?live=off")
     wait_for_state(page, "ready")
-    code = (ROOT / "tests" / "web" / "programs" / "layer_of_three.py").read_text(encoding="utf-8")
+    code = (ROOT / "tests" / "web" / "programs" / program).read_text(encoding="utf-8")
     page.locator("autograd-playground").evaluate("(el, code) => { el.code = code; }", code)
     run_and_draw(page)
     page.screenshot(path=path)
@@ -86,7 +89,8 @@ def main() -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with served_browser() as (browser, url):
         readme_pictures(browser, url, path)
-        layer_picture(browser, url, path.with_name("layer.png"))
+        program_picture(browser, url, path.with_name("layer.png"), "layer_of_three.py")
+        program_picture(browser, url, path.with_name("mlp.png"), "mlp_of_two_layers.py")
         for scheme in ("light", "dark"):
             first_screens(browser, url, path.parent, scheme)
 

@@ -21,13 +21,22 @@ from .ops import Add, Mul, VRelu
 
 
 class Neuron:
-    """relu(w · x + b), or w · x + b when `nonlin` is False."""
+    """relu(w · x + b), or w · x + b when `nonlin` is False.
 
-    def __init__(self, g: Graph, nin: int, nonlin: bool = True, rng: random.Random | None = None):
+    A neuron with a `name` (a Layer names its own: n1, n2, ...; an MLP's, L1.n1, ...)
+    labels its weights `name.w1`, `name.w2`, ..., its bias `name.b` and each output it
+    computes `name.out`: the page's picture folds the nodes between them into one box.
+    Without one, its weights are labelled w and its bias b."""
+
+    def __init__(self, g: Graph, nin: int, nonlin: bool = True, rng: random.Random | None = None,
+                 name: str | None = None):
         rng = rng or random.Random()
         self.g = g
-        self.w = [MakeValue(g, rng.uniform(-1, 1), label="w") for _ in range(nin)]
-        self.b = MakeValue(g, 0.0, label="b")
+        prefix = f"{name}." if name else ""
+        self.w = [MakeValue(g, rng.uniform(-1, 1), label=f"{prefix}w{k + 1}" if name else "w")
+                  for k in range(nin)]
+        self.b = MakeValue(g, 0.0, label=f"{prefix}b")
+        self.out_label = f"{prefix}out" if name else None
         self.nonlin = nonlin
 
     def __call__(self, x: list[int]) -> int:
@@ -72,7 +81,10 @@ class Neuron:
             n += 2
         if line is not None and noted is None:
             note_line(g, start, n - start)
-        return VRelu(g, act) if self.nonlin else act
+        out = VRelu(g, act) if self.nonlin else act
+        if self.out_label is not None and out != self.b:  # no input: the bias is the output
+            g._label[out] = self.out_label
+        return out
 
     def forward(self, x: list[float]) -> float:
         """What calling the neuron on leaves holding `x` gives as its output's data, in the
@@ -92,11 +104,13 @@ class Neuron:
 
 
 class Layer:
-    """`nout` neurons that all read the same inputs."""
+    """`nout` neurons that all read the same inputs, named n1, n2, ... (`name`.n1, ...
+    in a named layer)."""
 
     def __init__(self, g: Graph, nin: int, nout: int, nonlin: bool = True,
-                 rng: random.Random | None = None):
-        self.neurons = [Neuron(g, nin, nonlin, rng) for _ in range(nout)]
+                 rng: random.Random | None = None, name: str | None = None):
+        prefix = f"{name}." if name else ""
+        self.neurons = [Neuron(g, nin, nonlin, rng, name=f"{prefix}n{j + 1}") for j in range(nout)]
 
     def __call__(self, x: list[int]) -> list[int]:
         return [n(x) for n in self.neurons]
@@ -159,12 +173,12 @@ def _pass(weights: Weights, x: list[float]) -> list[float]:
 
 
 class MLP:
-    """Layers of sizes `nouts`; every layer but the last applies relu."""
+    """Layers of sizes `nouts`, named L1, L2, ...; every layer but the last applies relu."""
 
     def __init__(self, g: Graph, nin: int, nouts: list[int], rng: random.Random | None = None):
         sizes = [nin, *nouts]
         self.layers = [
-            Layer(g, sizes[i], sizes[i + 1], nonlin=i != len(nouts) - 1, rng=rng)
+            Layer(g, sizes[i], sizes[i + 1], nonlin=i != len(nouts) - 1, rng=rng, name=f"L{i + 1}")
             for i in range(len(nouts))
         ]
 

@@ -170,3 +170,18 @@ def test_forward_refuses_bad_inputs_naming_them(x, error, message):
             part.predictor()(x)
         assert str(info.value) == message.format(type(part).__name__).replace(
             "forward", "predictor")
+
+
+def test_an_mlp_labels_each_neurons_weights_bias_and_output_by_its_layer_and_place():
+    g = Graph()
+    model = MLP(g, 2, [2, 1], rng=random.Random(0))
+    x = [MakeValue(g, 0.5, label="x1"), MakeValue(g, -1.0, label="x2")]
+    (out,) = model(x)
+    labels = [v.label for v in g.nodes]
+    assert labels[:9] == ["L1.n1.w1", "L1.n1.w2", "L1.n1.b", "L1.n2.w1", "L1.n2.w2", "L1.n2.b",
+                          "L2.n1.w1", "L2.n1.w2", "L2.n1.b"]
+    assert labels.count("L1.n1.out") == labels.count("L1.n2.out") == 1
+    assert labels[out] == "L2.n1.out"
+    lone = Graph()
+    Neuron(lone, 2)
+    assert [v.label for v in lone.nodes] == ["w", "w", "b"]

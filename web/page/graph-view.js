@@ -9,6 +9,11 @@
 // that is not a number shows as its text; an op's operand that is not a node of the
 // graph has no edge, and the note says so.
 //
+// Past FOLD_ABOVE nodes, a whole graph's groups (groups.js: nodes that share a label's
+// prefix, as an engine.nn neuron's do) are folded, each into one box that shows its
+// last node's data and grad; a click on it, or Enter, opens it, and Fold all folds
+// every group again. Selecting a node of a folded group opens its group.
+//
 // By keyboard the picture is one tab stop, a listbox of the value boxes (roving
 // tabindex: the focused box is the one in the tab order). The arrow keys move
 // from box to box in index order, the table's; Enter or Space selects.
@@ -22,10 +27,12 @@ import { element } from "./dom.js";
 import { isLeaf, nodeName, opText, shortNumber } from "./format.js";
 import { gradScale, shade } from "./grad-scale.js";
 import { deadlines } from "./deadlines.js";
+import { groupsOf } from "./groups.js";
 import { layout } from "./layout.js";
 import { PanZoom } from "./panzoom.js";
 
 const FULL_LIMIT = 200;
+const FOLD_ABOVE = 30; // nodes: a bigger whole graph is drawn with its groups folded
 const READABLE_SCALE = 0.5; // of the drawing's own size, below which it is not fitted
 const NEIGHBOURHOOD = 40;
 const SVG = "http://www.w3.org/2000/svg";
@@ -36,7 +43,8 @@ const GLYPHS = { pos: "▲ ", neg: "▼ " };
 const MAX_CHARS = 32; // of a name in a box; the table and the box's tooltip have it whole
 const KEYS_HELP =
   "Arrow keys move from node to node in the order the code made them, the table's order; " +
-  "Home and End go to the first and the last. Enter or Space selects the node, in the table and the code. " +
+  "Home and End go to the first and the last. Enter or Space selects the node, in the table and the code, " +
+  "or opens a folded group. " +
   "Shift with an arrow key pans; + and - zoom; 0 fits the picture.";
 
 export class GraphView {
@@ -45,6 +53,8 @@ export class GraphView {
     this.whenIdle = whenIdle;
     this.onSelect = () => {}; // (node index) when the learner clicks a node
     this.active = null; // the node whose box is in the tab order, kept across drawings
+    this.opened = new Set(); // the keys of the groups the learner opened, kept across runs
+    this.opening = null; // the last node of a group being opened, which its drawing shows
     this.note = element("p", { className: "picture-note" });
     this.frame = element("div", { className: "picture-frame" });
     this.frame.setAttribute("role", "listbox");
@@ -62,6 +72,7 @@ export class GraphView {
         zoomButton("+", "Zoom in", () => this.panzoom.zoom(1.25)),
         zoomButton("−", "Zoom out", () => this.panzoom.zoom(0.8)),
         zoomButton("Fit", "Fit the picture", () => this.panzoom.fit()),
+        (this.foldButton = zoomButton("Fold all", "Fold every group again", () => this.foldAll())),
       ]),
       this.note,
       this.frame,
@@ -69,7 +80,7 @@ export class GraphView {
     ]);
     this.frame.addEventListener("click", (event) => {
       const node = event.target.closest?.("[data-node]");
-      if (node && !this.panzoom.dragged) this.onSelect(Number(node.dataset.node));
+      if (node && !this.panzoom.dragged) this.choose(Number(node.dataset.node));
     });
     this.frame.addEventListener("keydown", (event) => this.onKey(event));
     this.frame.addEventListener("focusin", (event) => {
@@ -94,6 +105,9 @@ export class GraphView {
     this.grads = table?.grad ?? [];
     this.top = gradScale(this.grads);
     this.marks = { selected: null, current: null, targets: new Set(), made: null };
+    this.groups = this.whole && table.count > FOLD_ABOVE ? groupsOf(table) : new Map();
+    this.groupOf = new Map([...this.groups.values()].flatMap((g) => g.members.map((i) => [i, g])));
+    this.foldButton.hidden = true;
     const drawable = table?.count > 0;
     this.root.hidden = !drawable; // no graph (or no node), no picture
     this.note.textContent = "";
@@ -115,13 +129,42 @@ export class GraphView {
   setMarks(marks) {
     this.marks = { ...this.marks, ...marks };
     if (Number.isInteger(marks.selected)) this.activate(marks.selected); // where Tab comes back to
-    if (this.nodes && !this.nodes.has(this.focus())) this.draw();
+    const hidden = this.folded(this.marks.selected ?? this.marks.current);
+    if (hidden && this.boxes) this.open(hidden); // the node that matters is drawn, not folded
+    else if (this.nodes && !this.nodes.has(this.focus())) this.draw();
     else this.paint();
   }
 
   focus() {
     const t = this.table;
-    return this.marks.selected ?? this.marks.current ?? t.root ?? t.count - 1;
+    const i = this.marks.selected ?? this.marks.current ?? t.root ?? t.count - 1;
+    return this.folded(i)?.out ?? i; // a folded node's group's box
+  }
+
+  /** The folded group node i is in, or undefined. */
+  folded(i) {
+    const group = this.groupOf?.get(i);
+    return group && !this.opened.has(group.key) ? group : undefined;
+  }
+
+  /** A click, or Enter, on box i: a folded group opens; a node is selected. */
+  choose(i) {
+    const group = this.folded(i);
+    if (group) this.open(group);
+    else this.onSelect(i);
+  }
+
+  open(group) {
+    this.opened.add(group.key);
+    this.opening = group.out; // the next drawing shows it
+    this.activate(group.out);
+    this.refocus = this.frame.contains(this.frame.getRootNode().activeElement ?? null);
+    this.draw();
+  }
+
+  foldAll() {
+    this.opened.clear();
+    this.draw();
   }
 
   /** The value nodes to draw: all of them, or a neighbourhood. */
@@ -150,11 +193,13 @@ export class GraphView {
     let laidOut;
     try {
       const ms = this.whole ? deadlines.wholePictureMs : deadlines.neighbourhoodMs;
-      laidOut = await layout(graphObject(t, nodes, this.flow()), ms);
+      laidOut = await layout(graphObject(t, nodes, this.flow(), (i) => this.folded(i)), ms);
     } catch (error) {
       if (ticket !== this.ticket) return;
       if (this.whole) {
         this.whole = false; // too tangled to lay out whole: show around one node instead
+        this.groups = new Map(); // and unfolded: a neighbourhood has room for its nodes
+        this.groupOf = new Map();
         return this.draw();
       }
       this.frame.replaceChildren();
@@ -163,7 +208,14 @@ export class GraphView {
       return;
     }
     if (ticket !== this.ticket) return; // a newer table or focus came meanwhile
-    const { svg, width, height, boxes } = drawing(t, laidOut);
+    const { svg, width, height, boxes } = drawing(t, laidOut, (i) => this.folded(i));
+    const foldedCount = [...this.groups.values()].filter((g) => !this.opened.has(g.key)).length;
+    this.foldButton.hidden = this.opened.size === 0;
+    const folds = foldedCount
+      ? `${foldedCount} of its ${this.groups.size} groups of nodes are folded, each into one box (nodes that share ` +
+        "their label up to its last . or _, as a neuron's do): click one, or press Enter on it, to open it."
+      : "";
+    this.note.textContent = [folds, this.note.textContent].filter(Boolean).join(" ");
     this.boxes = boxes;
     this.order = [...boxes.keys()].sort((a, b) => a - b);
     this.frame.replaceChildren(svg);
@@ -172,17 +224,20 @@ export class GraphView {
     const { w, h } = this.panzoom.full;
     this.frame.style.setProperty("--drawing-ratio", `${w} / ${h}`);
     this.frame.style.setProperty("--drawing-height", `${h}px`);
-    const focus = boxes.get(this.focus());
+    const around = this.opening ?? this.focus(); // a group just opened, else the node that matters
+    this.opening = null;
+    const focus = boxes.get(around);
     // A neighbourhood's point is its centre; a whole graph that would be fitted with its
     // text under half its size (6 px) is drawn at its own size (12 px) around its node
     // that matters, and says so, unless the frame grows to show it whole (prose.css).
     const shownWhole = getComputedStyle(this.frame).getPropertyValue("--picture-fit").trim() === "whole";
     const unreadable = this.whole && !shownWhole && !this.panzoom.fitsAtOwnSize(READABLE_SCALE);
-    if (focus && (!this.whole || unreadable)) this.panzoom.centre(focus.x, focus.y);
     if (unreadable) {
-      this.note.textContent = [`Drawn at its own size, around node ${this.focus()}, so that its text reads: ` +
+      this.note.textContent = [folds, `Drawn at its own size, around node ${around}, so that its text reads: ` +
         "drag to pan, or Fit to see the whole graph, smaller.", missingOperands(t)].filter(Boolean).join(" ");
     }
+    // After the note, which may take a line from the frame's height.
+    if (focus && (!this.whole || unreadable)) this.panzoom.centre(focus.x, focus.y);
     this.activate(boxes.has(this.active) ? this.active : this.focus());
     if (this.refocus && document.activeElement === document.body) {
       boxes.get(this.active).group.focus({ preventScroll: true }); // its old box went with the old drawing
@@ -213,7 +268,9 @@ export class GraphView {
       box.group.classList.toggle("target", targets.has(i));
       box.group.classList.toggle("changed", this.changed(i));
       box.group.setAttribute("aria-selected", String(selected === i));
-      box.group.setAttribute("aria-label", spoken(this.table, i, this.grads[i], box.group.classList));
+      const folded = this.folded(i);
+      const words = spoken(this.table, i, this.grads[i], box.group.classList);
+      box.group.setAttribute("aria-label", folded ? `${foldName(folded)}, folded: press Enter to open. Its last, ${words}` : words);
     }
     // The legend names only the marks the picture shows.
     const shown = [...this.boxes.keys()];
@@ -249,7 +306,7 @@ export class GraphView {
       const i = this.order[Math.max(0, Math.min(last, moves[event.key]))];
       this.boxes.get(i).group.focus({ preventScroll: true }); // focusin makes it the active box
     } else if (event.key === "Enter" || event.key === " ") {
-      this.onSelect(this.active);
+      this.choose(this.active);
     } else {
       return;
     }
@@ -366,26 +423,42 @@ function clip(text) {
   return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text;
 }
 
+/** A folded group's name, as its box writes it: "L1.n2 · 9 nodes". */
+function foldName(group) {
+  return `${clip(group.key)} · ${group.members.length} nodes`;
+}
+
 /** Graphviz's input, flowing along `rankdir` (LR or TB, to suit the frame): nodes sized
- *  to fit their text, with no label of their own, so no learner text reaches Graphviz. */
-function graphObject(t, nodes, rankdir) {
+ *  to fit their text, with no label of their own, so no learner text reaches Graphviz.
+ *  A node of a group that `folded` names is drawn as its group's box, v<its last node>,
+ *  and the edges to and from the group's nodes go to and from that box. */
+function graphObject(t, nodes, rankdir, folded) {
   const inches = (pt) => (pt / POINTS).toFixed(3);
   const gvNodes = [];
-  const edges = [];
+  const edges = new Map(); // "tail head" -> the edge, each once
+  const boxOf = (i) => `v${folded(i)?.out ?? i}`;
+  const edge = (tail, head) => tail !== head && edges.set(`${tail} ${head}`, { tail, head });
   for (const i of [...nodes].sort((a, b) => a - b)) {
-    const lines = valueLines(t, i, t.grad[i]);
-    const width = Math.max(...lines.map((l) => l.length)) * CHAR_PT + 16;
-    gvNodes.push({ name: `v${i}`, attributes: { shape: "box", width: inches(width), height: inches(3 * LINE_PT + 8) } });
+    const group = folded(i);
+    if (!group || group.out === i) {
+      const lines = valueLines(t, i, t.grad[i]);
+      if (group) lines[0] = foldName(group);
+      const width = Math.max(...lines.map((l) => l.length)) * CHAR_PT + 16;
+      gvNodes.push({ name: `v${i}`, attributes: { shape: "box", width: inches(width), height: inches(3 * LINE_PT + 8) } });
+    }
     if (isLeaf(t.op[i])) continue;
-    gvNodes.push({ name: `op${i}`, attributes: { shape: "ellipse", width: inches(opName(t, i).length * CHAR_PT + 22), height: inches(24) } });
-    edges.push({ tail: `op${i}`, head: `v${i}` });
-    for (const a of new Set(t.args[i])) if (nodes.has(a)) edges.push({ tail: `v${a}`, head: `op${i}` });
+    const head = group ? boxOf(i) : `op${i}`;
+    if (!group) {
+      gvNodes.push({ name: head, attributes: { shape: "ellipse", width: inches(opName(t, i).length * CHAR_PT + 22), height: inches(24) } });
+      edge(head, `v${i}`);
+    }
+    for (const a of t.args[i]) if (nodes.has(a)) edge(boxOf(a), head);
   }
   return {
     graphAttributes: { rankdir, nodesep: 0.2, ranksep: 0.25 },
     nodeAttributes: { label: "", fixedsize: true },
     nodes: gvNodes,
-    edges,
+    edges: [...edges.values()],
   };
 }
 
@@ -402,7 +475,7 @@ function svgText(x, y, text, className) {
 }
 
 /** Draw Graphviz's layout: returns the svg, its size, and each value box's parts. */
-function drawing(t, layout) {
+function drawing(t, layout, folded) {
   const [, , width, height] = layout.bb.split(",").map(Number);
   const point = (text) => {
     const [x, y] = text.split(",").map(Number);
@@ -430,8 +503,10 @@ function drawing(t, layout) {
       nodeLayer.append(group);
       continue;
     }
-    const group = svgElement("g", { class: "value", "data-node": i, role: "option", tabindex: -1 });
-    const tag = isLeaf(t.op[i]) ? opText(t.op[i]) : ""; // a leaf's op, beside its name
+    const fold = folded(i);
+    const group = svgElement("g", { class: fold ? "value fold" : "value", "data-node": i, role: "option", tabindex: -1 });
+    if (fold) group.dataset.group = fold.key;
+    const tag = isLeaf(t.op[i]) && !fold ? opText(t.op[i]) : ""; // a leaf's op, beside its name
     const left = x - w / 2 + 8;
     const top = y - h / 2;
     const grad = svgText(left, top + 4 + 3 * LINE_PT - 3, "", "grad-line");
@@ -440,7 +515,7 @@ function drawing(t, layout) {
       svgElement("rect", { x: x - w / 2, y: top, width: w, height: h, rx: 4 }),
       // Spaces between the lines, which draw nothing but keep their words apart for
       // whatever reads the box's text as one string (the name checks do).
-      svgText(left, top + 4 + LINE_PT - 3, boxName(t, i), "name-line"),
+      svgText(left, top + 4 + LINE_PT - 3, fold ? foldName(fold) : boxName(t, i), "name-line"),
       " ",
       ...(tag ? [svgText(x + w / 2 - 6, top + 4 + LINE_PT - 3, tag, "op-tag"), " "] : []),
       svgText(left, top + 4 + 2 * LINE_PT - 3, `data ${valueText(t, "data", i)}`, "data-line"),
@@ -448,7 +523,8 @@ function drawing(t, layout) {
       grad,
       " ",
       svgText(x + w / 2 - 6 - (tag ? (tag.length + 1) * CHAR_PT : 0), top + 4 + LINE_PT - 3, "Δ", "changed-mark"),
-      titled(`${nodeName(t, i)}: node ${i}${t.line[i] ? `, made on line ${t.line[i]}` : ""}`),
+      titled(fold ? `${foldName(fold)}, folded: click to open; data and grad of its last, ${nodeName(t, i)}`
+        : `${nodeName(t, i)}: node ${i}${t.line[i] ? `, made on line ${t.line[i]}` : ""}`),
     );
     nodeLayer.append(group);
     boxes.set(i, { group, grad, x, y });

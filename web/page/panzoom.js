@@ -51,12 +51,16 @@ export class PanZoom {
     return this.full.w * scale <= this.frame.clientWidth && this.full.h * scale <= this.frame.clientHeight;
   }
 
-  /** Show the drawing at its own size around the point (x, y), or all of it if it fits. */
+  /** Show the drawing at its own size around the point (x, y), or all of it if it fits;
+   *  the view kept within the drawing where it can be, so no part of it is left empty. */
   centre(x, y) {
     const w = this.frame.clientWidth;
     const h = this.frame.clientHeight;
+    const f = this.full;
+    const within = (at, size, start, length) => (size >= length ? start + (length - size) / 2
+      : Math.min(Math.max(at - size / 2, start), start + length - size));
     if (this.fitsAtOwnSize()) this.fit();
-    else this.set({ x: x - w / 2, y: y - h / 2, w, h });
+    else this.set({ x: within(x, w, f.x, f.w), y: within(y, h, f.y, f.h), w, h });
   }
 
   /** Keep the point (x, y) of the drawing in view, moving as little as needed. */
