@@ -406,3 +406,21 @@ def test_the_chapters_graph_is_drawn_whole_with_text_that_reads(open_playground,
     run_and_draw(playground)
     assert playground.element.locator(".picture-note").inner_text() == ""
     assert min(text_px(playground, i) for i in range(6)) >= 12
+
+
+def test_painted_says_when_the_picture_shows_the_run_that_ended(playground):
+    """`done` comes as the table is painted; `data-painted` and the `painted` event come
+    once the picture of that run is drawn too, which a screenshot waits for."""
+    playground.element.evaluate("""el => {
+      el.paintedSaw = [];
+      el.addEventListener("painted", () => el.paintedSaw.push(
+        [el.dataset.state, el.shadowRoot.querySelector('.picture').dataset.state]));
+    }""")
+    assert playground.run() == "done"
+    playground.page.wait_for_function(
+        "() => document.querySelector('autograd-playground').dataset.painted === 'true'",
+        timeout=RUN_MS)
+    assert playground.element.evaluate("el => el.paintedSaw") == [["done", "drawn"]]
+    # From Run on, until its picture is drawn, not painted.
+    assert playground.element.evaluate("el => { el.run(); return el.dataset.painted; }") \
+        == "false"

@@ -90,6 +90,12 @@ export class GraphView {
     this.show(null);
   }
 
+  /** Say where the drawing is (empty, laying-out, drawn, failed), to the element too. */
+  setState(state) {
+    this.root.dataset.state = state;
+    this.onState?.(state);
+  }
+
   /** Picture `table` (a runner table, or null for none), with its own grads. */
   show(table, changed = () => false) {
     this.ticket = null; // a drawing of the table before is no longer wanted
@@ -111,7 +117,7 @@ export class GraphView {
     const drawable = table?.count > 0;
     this.root.hidden = !drawable; // no graph (or no node), no picture
     this.note.textContent = "";
-    this.root.dataset.state = "empty";
+    this.setState("empty");
     // The drawing before stays until this table's replaces it: a live step's picture
     // changes from one drawing to the next, with no empty frame between.
     if (drawable) this.draw();
@@ -177,7 +183,7 @@ export class GraphView {
 
   async draw() {
     const ticket = (this.ticket = {});
-    this.root.dataset.state = "laying-out";
+    this.setState("laying-out");
     // Runs first (a course page's, queued together): Graphviz and the drawing would take
     // the CPU from Python and the page's main thread; then the table, painted first.
     await this.whenIdle();
@@ -204,7 +210,7 @@ export class GraphView {
       }
       this.frame.replaceChildren();
       this.note.textContent = `The picture could not be drawn: ${error.message ?? error}`;
-      this.root.dataset.state = "failed";
+      this.setState("failed");
       return;
     }
     if (ticket !== this.ticket) return; // a newer table or focus came meanwhile
@@ -244,7 +250,7 @@ export class GraphView {
     }
     this.refocus = false;
     this.paint();
-    this.root.dataset.state = "drawn";
+    this.setState("drawn");
   }
 
   /** Graphviz's rankdir: as the CSS's --picture-flow says (a narrow playground's picture

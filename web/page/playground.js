@@ -185,6 +185,7 @@ class AutogradPlayground extends HTMLElement {
     this.plots = new PlotsPanel();
     this.tables = new TablePanel();
     this.picture = new GraphView(() => this.runtime.whenIdle());
+    this.picture.onState = () => this.notePainted();
     this.stepper = new Stepper();
     this.tape = new TapeStepper(() => this.code);
     this.tables.bar.after(this.tape.band, this.stepper.band); // a replay is said over its numbers
@@ -317,6 +318,18 @@ class AutogradPlayground extends HTMLElement {
     this.dataset.state = value;
     this.runButton.disabled = value === "running";
     this.stopButton.disabled = value !== "running";
+    this.notePainted();
+  }
+
+  /** `data-painted`: whether every panel shows the latest result (the picture drawn, or
+   *  failed, not being laid out), and a `painted` event as it becomes so: what a
+   *  screenshot or a headless check waits for after `data-state` says the run ended. */
+  notePainted() {
+    const painted = !["loading", "running"].includes(this.state)
+      && this.picture?.root.dataset.state !== "laying-out";
+    if (String(painted) === this.dataset.painted) return;
+    this.dataset.painted = String(painted);
+    if (painted) this.dispatchEvent(new Event("painted"));
   }
 
   get code() {
