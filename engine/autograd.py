@@ -110,7 +110,9 @@ def chain_rule(data: list[Any], kinds: list[Any], firsts: list[Any], seconds: li
         elif kind is Tanh:
             a = firsts[i]
             t = data[i]
-            grads[a] = grads[a] + grad * (1.0 - t * t)  # d(tanh a)/da = 1 - tanh(a)**2
+            # d(tanh a)/da = 1 - tanh(a)**2, as (1 - t)(1 + t): exact where t is near ±1,
+            # where 1 - t*t loses the bits rounding t*t drops (torch's form too)
+            grads[a] = grads[a] + grad * ((1.0 - t) * (1.0 + t))
         elif kind is Sub:
             a = firsts[i]
             b = seconds[i]

@@ -23,7 +23,8 @@ def BackwardSteps(g: Graph, root: int) -> list[dict[str, Any]]:
     The numbers come apart too, for a page that writes them as its table does.
     The grads so far are kept in a scratch dict, and the graph is read by its columns:
     a page steps through graphs of thousands of nodes."""
-    order = TopoSort(g, root_index(g, "BackwardSteps", root))
+    root = root_index(g, "BackwardSteps", root)
+    order = TopoSort(g, root)
     grads = dict.fromkeys(order, 0.0)
     grads[root] = 1.0
     return [{"node": i, "terms": _terms(g, i, grads)} for i in reversed(order)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import operator
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
@@ -34,7 +35,8 @@ class Value:
     assigning `data`, `grad`, `op` and `label` read and write the graph. `Value(...)`
     made by hand is the one row of a graph of its own until `g.nodes.append` moves it
     into g. Reading `op` rebuilds the variant, so `v.op == Add(2, 1)` and `match v.op:`
-    work as the course writes them.
+    work as the course writes them. A copy or a pickle of a view is a Value of its own,
+    as a copy of a list's item would be (see __reduce__).
     """
 
     __slots__ = ("_graph", "_index", "_cut")
@@ -42,6 +44,10 @@ class Value:
     def __init__(
         self, data: float, grad: float = 0.0, op: Any = None, label: str | None = None
     ) -> None:
+        if type(data) is not float:
+            data = as_float(data, "Value: data")
+        if label is not None and type(label) is not str:
+            raise bad_label(label, "Value: label")
         self._graph = Graph()
         self._index = 0
         self._cut = self._graph._cut
@@ -67,6 +73,8 @@ class Value:
 
     @data.setter
     def data(self, x: Any) -> None:
+        if type(x) is not float:
+            x = as_float(x, "Value.data")
         if self._cut:
             self._cut = caught_up(self._index, self._cut)
         self._graph._data[self._index] = x
@@ -94,6 +102,8 @@ class Value:
 
     @label.setter
     def label(self, label: Any) -> None:
+        if label is not None and type(label) is not str:
+            raise bad_label(label, "Value.label")
         g, i = self._row()
         if label is None:
             g._label.pop(i, None)
@@ -116,7 +126,7 @@ class Value:
     @op.setter
     def op(self, op: Any) -> None:
         g, i = self._row()
-        g._kind[i], g._a[i], g._b[i] = _op_parts(op, i)
+        g._kind[i], g._a[i], g._b[i] = _op_parts(op, i, len(g._data))
 
     def _row(self) -> tuple[Graph, int]:
         """The graph and index of this view's node, once checked."""
@@ -126,13 +136,30 @@ class Value:
 
     def __eq__(self, other: object) -> bool:
         """Two views of one node are one Value, as the course's list would hold it
-        (micrograd's build_topo keeps a set of them); of a deleted node, an error."""
+        (micrograd's build_topo keeps a set of them). A view of a deleted node equals
+        only itself: a set kept across a training step holds none of the new nodes."""
         if not isinstance(other, Value):
             return NotImplemented
-        return self._row() == other._row()
+        if self is other:
+            return True
+        return (self._graph is other._graph and self._index == other._index
+                and self._alive() and other._alive())
 
     def __hash__(self) -> int:
         return hash((self._graph, self._index))
+
+    def _alive(self) -> bool:
+        """Whether no deletion took this view's node."""
+        try:
+            self._row()
+        except ReferenceError:
+            return False
+        return True
+
+    def __reduce__(self) -> tuple[type[Value], tuple[Any, Any, Any, Any]]:
+        """Copy and pickle a view as the Value it reads as, on its own: copying a list's
+        item gives a Value the list does not see, and a view's graph may have 65,000 nodes."""
+        return Value, (self.data, self.grad, self.op, self.label)
 
     def __repr__(self) -> str:
         label = f", label={self.label!r}" if self.label is not None else ""
@@ -160,21 +187,25 @@ def _text(bound: int | None) -> str:
     return "" if bound is None else str(bound)
 
 
-def _op_parts(op: Any, index: int) -> tuple[Any, Any, Any]:
-    """An op as the (kind, a, b) a Graph stores in its columns for node `index`. An engine
-    op whose operands are not all earlier nodes is stored as Opaque, which TopoSort and
-    Backward refuse: so they need not check each node's operands (the ops' own nodes
-    refer to earlier ones, as they read them)."""
+def _op_parts(op: Any, index: int, size: int) -> tuple[Any, Any, Any]:
+    """An op as the (kind, a, b) a Graph of `size` nodes stores in its columns for node
+    `index`, its operands read as the ops read them (see as_index). An engine op whose
+    operands are not all earlier nodes is stored as it was given, as Opaque, which
+    TopoSort and Backward refuse: so they need not check each node's operands (the ops'
+    own nodes refer to earlier ones, as they read them)."""
     if op is None:
         return None, None, None
     if type(op) in VARIANTS:
-        operands = op[: op.arity]
-        for operand in operands:
-            if type(operand) is not int or operand < 0:
+        operands = []
+        for operand in op[: op.arity]:
+            i = as_index(operand)
+            if i is None:
                 raise TypeError(f"op {op!r}: operand {operand!r} is not a node index "
-                                f"(an int >= 0)")
-        if max(operands) < index:
-            return type(op), op[0], op[1] if len(op) > 1 else None
+                                f"(an int), it is a {type(operand).__name__}")
+            operands.append(i + size if i < 0 else i)
+        if 0 <= min(operands) and max(operands) < index:
+            b = operands[1] if op.arity == 2 else op[1] if len(op) > 1 else None
+            return type(op), operands[0], b
     return Opaque, op, None
 
 
@@ -206,9 +237,11 @@ class Nodes(Sequence[Value]):
         return Value._view(g, self._position(i))
 
     def _position(self, i: int) -> int:
-        """Index i of a node (negative from the end), or an IndexError naming it."""
+        """Index i of a node (see as_index), or an error naming it."""
         n = len(self)
-        index = operator.index(i)
+        index = as_index(i)
+        if index is None:
+            raise TypeError(f"node index {i!r} is not an int, it is a {type(i).__name__}")
         if index < 0:
             index += n
         if not 0 <= index < n:
@@ -335,7 +368,7 @@ class Graph:
 
     def _append(self, data: Any, grad: Any, op: Any, label: Any) -> None:
         n = len(self._data)
-        kind, a, b = _op_parts(op, n)
+        kind, a, b = _op_parts(op, n, n)
         self._data.append(data)
         self._kind.append(kind)
         self._a.append(a)
@@ -394,7 +427,7 @@ def MakeValue(g: Graph, x: float, label: str | None = None) -> int:
     if type(x) is not float:
         x = as_float(x, "MakeValue: data")
     if label is not None and type(label) is not str:
-        raise TypeError(f"MakeValue: label must be a str or None, got {label!r}")
+        raise bad_label(label, "MakeValue: label")
     try:
         data = g._data
     except AttributeError:
@@ -420,11 +453,38 @@ _len = len
 builtins.len, and the label must still land on its node."""
 
 def as_float(x: Any, what: str) -> float:
-    """x as a float, or an error saying that `what` must be a real number. An int is
-    one without asking Real, whose check costs more than a node in Pyodide."""
+    """x as a float, or an error saying that `what` must be a real number (one a float
+    holds). An int is one without asking Real, whose check costs more than a node in
+    Pyodide."""
     if type(x) is int or isinstance(x, Real) and not isinstance(x, bool):
-        return float(x)
+        try:
+            return float(x)
+        except OverflowError:
+            raise out_of_range(f"{what} must be a real number", x) from None
     raise TypeError(f"{what} must be a real number, got {x!r} ({type(x).__name__})")
+
+
+def out_of_range(what: str, x: Any) -> OverflowError:
+    """The error for a number no float holds: its size, not its hundreds of digits."""
+    size = (f"an int of about {round(x.bit_length() * math.log10(2))} digits"
+            if isinstance(x, int) else f"a {type(x).__name__} beyond it")
+    return OverflowError(f"{what} within a float's range (±1.8e308), got {size}")
+
+
+def bad_label(label: Any, what: str) -> TypeError:
+    return TypeError(f"{what} must be a str or None, got {label!r}")
+
+
+def as_index(i: Any) -> int | None:
+    """i as a node index, read as a list reads an index but for a bool (which is a
+    mistake, not a 0 or 1): an int, or anything with __index__, as numpy's ints; a
+    negative one counts from the end, where the caller knows the end. None if i is not
+    one."""
+    if type(i) is int:
+        return i
+    if isinstance(i, bool) or not hasattr(type(i), "__index__"):
+        return None
+    return operator.index(i)
 
 
 def not_a_graph(g: Any, fn: str) -> TypeError:
@@ -438,19 +498,29 @@ def _nodes_of(g: Any, fn: str) -> Sequence[Value]:
         raise not_a_graph(g, fn) from None
 
 
-def bad_operand(g: Any, fn: str, role: str = "operand ", **operands: Any) -> Exception:
-    """The error for the first operand that is not a node of g: named, with the graph's size."""
-    nodes = _nodes_of(g, fn)
-    for name, index in operands.items():
-        if type(index) is bool or not isinstance(index, int):
+def node_indices(fn: str, size: int, role: str = "operand ", **operands: Any) -> list[int]:
+    """The operands as nodes of a graph of `size` nodes (see as_index), or the error
+    naming the first that is not one: the ops' way with any operand but an int >= 0."""
+    indices = [as_index(i) for i in operands.values()]
+    if all(i is not None and -size <= i < size for i in indices):
+        return [i + size if i < 0 else i for i in indices]
+    raise bad_operand(fn, size, role, **operands)
+
+
+def bad_operand(fn: str, size: int, role: str = "operand ", **operands: Any) -> Exception:
+    """The error for the first operand that is not a node of a graph of `size` nodes:
+    named, with the graph's size."""
+    for name, given in operands.items():
+        index = as_index(given)
+        if index is None:
             return TypeError(
-                f"{fn}: {role}{name}={index!r} is not a node index "
-                f"(an int), it is a {type(index).__name__}"
+                f"{fn}: {role}{name}={given!r} is not a node index "
+                f"(an int), it is a {type(given).__name__}"
             )
-        if not 0 <= index < len(nodes):
+        if not -size <= index < size:
             return IndexError(
-                f"{fn}: {role}{name}={index!r} is not a node of this graph "
-                f"(it has {len(nodes)} nodes)"
+                f"{fn}: {role}{name}={given!r} is not a node of this graph "
+                f"(it has {size} nodes)"
             )
     return ValueError(f"{fn}: invalid operands {operands!r}")
 
@@ -462,21 +532,25 @@ def columns(g: Any, fn: str) -> tuple[list[Any], list[Any], list[Any], list[Any]
     way an op's operands are earlier nodes, or its kind is Opaque (see _op_parts)."""
     if isinstance(g, Graph):
         return g._data, g._kind, g._a, g._b
-    rows = [_parts(v, i) for i, v in enumerate(_nodes_of(g, fn))]
+    nodes = _nodes_of(g, fn)
+    rows = [_parts(v, i, len(nodes)) for i, v in enumerate(nodes)]
     data, kinds, firsts, seconds = (list(column) for column in zip(*rows, strict=True)) \
         if rows else ([], [], [], [])
     return data, kinds, firsts, seconds
 
 
-def _parts(v: Any, index: int) -> tuple[Any, Any, Any, Any]:
-    """Node v's row, as it stands at `index` (a Value's own index is in its own graph)."""
+def _parts(v: Any, index: int, size: int) -> tuple[Any, Any, Any, Any]:
+    """Node v's row, as it stands at `index` of `size` nodes (a Value's own index is in
+    its own graph)."""
     if isinstance(v, Value):
-        return (v.data, *_op_parts(v.op, index))
+        return (v.data, *_op_parts(v.op, index, size))
     return getattr(v, "data", None), Opaque, getattr(v, "op", v), None
 
 
 def root_index(g: Graph, fn: str, root: int) -> int:
-    """Check the node a pass starts from."""
-    if type(root) is int and 0 <= root < len(_nodes_of(g, fn)):
+    """The node a pass starts from, read as the ops read their operands."""
+    size = len(_nodes_of(g, fn))
+    if type(root) is int and 0 <= root < size:
         return root
-    raise bad_operand(g, fn, "", root=root)
+    (root,) = node_indices(fn, size, "", root=root)
+    return root

@@ -17,7 +17,7 @@ import math
 from typing import NamedTuple
 
 from . import lines
-from .graph import Graph, bad_operand, not_a_graph, variant
+from .graph import Graph, bad_operand, node_indices, not_a_graph, out_of_range, variant
 from .lines import note_line
 
 
@@ -37,11 +37,11 @@ def VAdd(g: Graph, a: int, b: int) -> int:
         raise not_a_graph(g, "VAdd") from None
     n = len(data)
     if not (type(a) is int and type(b) is int and a >= 0 and b >= 0):
-        raise bad_operand(g, "VAdd", a=a, b=b)
+        a, b = node_indices("VAdd", n, a=a, b=b)
     try:
         data.append(data[a] + data[b])
     except IndexError:  # an operand past the newest node
-        raise bad_operand(g, "VAdd", a=a, b=b) from None
+        raise bad_operand("VAdd", n, a=a, b=b) from None
     g._kind.append(Add)
     g._a.append(a)
     g._b.append(b)
@@ -70,11 +70,11 @@ def VSub(g: Graph, a: int, b: int) -> int:
         raise not_a_graph(g, "VSub") from None
     n = len(data)
     if not (type(a) is int and type(b) is int and a >= 0 and b >= 0):
-        raise bad_operand(g, "VSub", a=a, b=b)
+        a, b = node_indices("VSub", n, a=a, b=b)
     try:
         data.append(data[a] - data[b])
     except IndexError:  # an operand past the newest node
-        raise bad_operand(g, "VSub", a=a, b=b) from None
+        raise bad_operand("VSub", n, a=a, b=b) from None
     g._kind.append(Sub)
     g._a.append(a)
     g._b.append(b)
@@ -103,11 +103,11 @@ def VMul(g: Graph, a: int, b: int) -> int:
         raise not_a_graph(g, "VMul") from None
     n = len(data)
     if not (type(a) is int and type(b) is int and a >= 0 and b >= 0):
-        raise bad_operand(g, "VMul", a=a, b=b)
+        a, b = node_indices("VMul", n, a=a, b=b)
     try:
         data.append(data[a] * data[b])
     except IndexError:  # an operand past the newest node
-        raise bad_operand(g, "VMul", a=a, b=b) from None
+        raise bad_operand("VMul", n, a=a, b=b) from None
     g._kind.append(Mul)
     g._a.append(a)
     g._b.append(b)
@@ -136,11 +136,11 @@ def VDiv(g: Graph, a: int, b: int) -> int:
         raise not_a_graph(g, "VDiv") from None
     n = len(data)
     if not (type(a) is int and type(b) is int and a >= 0 and b >= 0):
-        raise bad_operand(g, "VDiv", a=a, b=b)
+        a, b = node_indices("VDiv", n, a=a, b=b)
     try:
         x, y = data[a], data[b]
     except IndexError:  # an operand past the newest node
-        raise bad_operand(g, "VDiv", a=a, b=b) from None
+        raise bad_operand("VDiv", n, a=a, b=b) from None
     if y == 0:
         raise ZeroDivisionError(f"VDiv: division by node {b}, whose data is {y!r}")
     data.append(x / y)
@@ -171,11 +171,11 @@ def VNeg(g: Graph, a: int) -> int:
         raise not_a_graph(g, "VNeg") from None
     n = len(data)
     if not (type(a) is int and a >= 0):
-        raise bad_operand(g, "VNeg", a=a)
+        (a,) = node_indices("VNeg", n, a=a)
     try:
         data.append(-data[a])
     except IndexError:  # an operand past the newest node
-        raise bad_operand(g, "VNeg", a=a) from None
+        raise bad_operand("VNeg", n, a=a) from None
     g._kind.append(Neg)
     g._a.append(a)
     g._b.append(None)
@@ -206,16 +206,21 @@ def VPow(g: Graph, a: int, k: float) -> int:
         raise not_a_graph(g, "VPow") from None
     n = len(data)
     if not (type(a) is int and a >= 0):
-        raise bad_operand(g, "VPow", a=a)
+        (a,) = node_indices("VPow", n, a=a)
     if type(k) not in (int, float):
         raise TypeError(f"VPow: the exponent must be a number (int or float), got {k!r}")
     try:
         x = data[a]
     except IndexError:  # an operand past the newest node
-        raise bad_operand(g, "VPow", a=a) from None
-    if x < 0 and math.isfinite(k) and not float(k).is_integer():  # -inf too (C's pow: +inf)
-        raise ValueError(f"VPow: node {a} (data {x!r}) to the power {k!r} is not a real number")
-    data.append(ieee_pow(x, k))
+        raise bad_operand("VPow", n, a=a) from None
+    try:
+        if x < 0 and math.isfinite(k) and not float(k).is_integer():  # -inf too (C's: +inf)
+            raise ValueError(f"VPow: node {a} (data {x!r}) to the power {k!r} is not a "
+                             f"real number")
+        y = ieee_pow(x, k)
+    except OverflowError:  # an int exponent no float holds
+        raise out_of_range("VPow: the exponent must be a number", k) from None
+    data.append(y)
     g._kind.append(Pow)
     g._a.append(a)
     g._b.append(k)
@@ -243,11 +248,11 @@ def VExp(g: Graph, a: int) -> int:
         raise not_a_graph(g, "VExp") from None
     n = len(data)
     if not (type(a) is int and a >= 0):
-        raise bad_operand(g, "VExp", a=a)
+        (a,) = node_indices("VExp", n, a=a)
     try:
         x = data[a]
     except IndexError:  # an operand past the newest node
-        raise bad_operand(g, "VExp", a=a) from None
+        raise bad_operand("VExp", n, a=a) from None
     try:
         y = math.exp(x)
     except OverflowError:  # where float64 overflows: x > log(DBL_MAX) ≈ 709.78
@@ -280,11 +285,11 @@ def VLog(g: Graph, a: int) -> int:
         raise not_a_graph(g, "VLog") from None
     n = len(data)
     if not (type(a) is int and a >= 0):
-        raise bad_operand(g, "VLog", a=a)
+        (a,) = node_indices("VLog", n, a=a)
     try:
         x = data[a]
     except IndexError:  # an operand past the newest node
-        raise bad_operand(g, "VLog", a=a) from None
+        raise bad_operand("VLog", n, a=a) from None
     if x <= 0:
         raise ValueError(f"VLog: log of node {a} is undefined: its data {x!r} is not positive")
     data.append(math.log(x))
@@ -315,11 +320,11 @@ def VTanh(g: Graph, a: int) -> int:
         raise not_a_graph(g, "VTanh") from None
     n = len(data)
     if not (type(a) is int and a >= 0):
-        raise bad_operand(g, "VTanh", a=a)
+        (a,) = node_indices("VTanh", n, a=a)
     try:
         data.append(math.tanh(data[a]))
     except IndexError:  # an operand past the newest node
-        raise bad_operand(g, "VTanh", a=a) from None
+        raise bad_operand("VTanh", n, a=a) from None
     g._kind.append(Tanh)
     g._a.append(a)
     g._b.append(None)
@@ -347,11 +352,11 @@ def VRelu(g: Graph, a: int) -> int:
         raise not_a_graph(g, "VRelu") from None
     n = len(data)
     if not (type(a) is int and a >= 0):
-        raise bad_operand(g, "VRelu", a=a)
+        (a,) = node_indices("VRelu", n, a=a)
     try:
         x = data[a]
     except IndexError:  # an operand past the newest node
-        raise bad_operand(g, "VRelu", a=a) from None
+        raise bad_operand("VRelu", n, a=a) from None
     data.append(0.0 if x < 0 else x)  # -0.0 and nan pass as they are (as torch, micrograd)
     g._kind.append(Relu)
     g._a.append(a)
@@ -380,11 +385,11 @@ def VSigmoid(g: Graph, a: int) -> int:
         raise not_a_graph(g, "VSigmoid") from None
     n = len(data)
     if not (type(a) is int and a >= 0):
-        raise bad_operand(g, "VSigmoid", a=a)
+        (a,) = node_indices("VSigmoid", n, a=a)
     try:
         x = data[a]
     except IndexError:  # an operand past the newest node
-        raise bad_operand(g, "VSigmoid", a=a) from None
+        raise bad_operand("VSigmoid", n, a=a) from None
     if x >= 0:
         y = 1.0 / (1.0 + math.exp(-x))
     else:  # the same value, written so exp never overflows: exact down to subnormals

@@ -2,12 +2,14 @@
 the graph is left exactly as it was."""
 
 import math
+import random
 
 import pytest
 
 from engine import (
     Add,
     Backward,
+    BackwardSteps,
     Graph,
     MakeValue,
     Mul,
@@ -15,11 +17,22 @@ from engine import (
     VAdd,
     Value,
     VDiv,
+    VExp,
     VLog,
     VMul,
+    VNeg,
     VPow,
+    VRelu,
+    VSigmoid,
+    VSub,
     VTanh,
 )
+from engine.nn import Neuron
+
+try:
+    import numpy
+except ImportError:  # numpy's ints are one kind of index among others: tested if installed
+    numpy = None
 
 
 @pytest.fixture
@@ -34,13 +47,26 @@ def snapshot(g):
     return [(v.data, v.grad, v.op, v.label) for v in g.nodes]
 
 
+class Position:
+    """A node index of someone's own type, as numpy's ints are: it has __index__."""
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+
+    def __index__(self) -> int:
+        return self.i
+
+    def __repr__(self) -> str:
+        return f"Position({self.i})"
+
+
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
         (lambda g: VAdd(g, 0, 7), IndexError,
          "VAdd: operand b=7 is not a node of this graph (it has 6 nodes)"),
-        (lambda g: VMul(g, -1, 0), IndexError,
-         "VMul: operand a=-1 is not a node of this graph (it has 6 nodes)"),
+        (lambda g: VMul(g, -7, 0), IndexError,
+         "VMul: operand a=-7 is not a node of this graph (it has 6 nodes)"),
         (lambda g: VTanh(g, 6), IndexError,
          "VTanh: operand a=6 is not a node of this graph (it has 6 nodes)"),
         (lambda g: VAdd(g, True, 0), TypeError,
@@ -57,6 +83,30 @@ def snapshot(g):
          "MakeValue: label must be a str or None, got 3"),
         (lambda g: VLog(g, 1), ValueError,
          "VLog: log of node 1 is undefined: its data -3.0 is not positive"),
+        (lambda g: VAdd(g, 0, Position(6)), IndexError,
+         "VAdd: operand b=Position(6) is not a node of this graph (it has 6 nodes)"),
+        (lambda g: VNeg(g, Position(-7)), IndexError,
+         "VNeg: operand a=Position(-7) is not a node of this graph (it has 6 nodes)"),
+        (lambda g: Backward(g, False), TypeError,
+         "Backward: root=False is not a node index (an int), it is a bool"),
+        (lambda g: g.nodes[True], TypeError, "node index True is not an int, it is a bool"),
+        (lambda g: g.nodes["1"], TypeError, "node index '1' is not an int, it is a str"),
+        (lambda g: setattr(g.nodes[5], "op", Add(0, False)), TypeError,
+         "op Add(a=0, b=False): operand False is not a node index (an int), it is a bool"),
+        (lambda g: MakeValue(g, 2**1100), OverflowError,
+         "MakeValue: data must be a real number within a float's range (±1.8e308), got an "
+         "int of about 331 digits"),
+        (lambda g: VPow(g, 0, 2**1100), OverflowError,
+         "VPow: the exponent must be a number within a float's range (±1.8e308), got an int "
+         "of about 331 digits"),
+        (lambda g: VPow(g, 1, -(10**400)), OverflowError,
+         "VPow: the exponent must be a number within a float's range (±1.8e308), got an int "
+         "of about 400 digits"),
+        (lambda g: g.nodes.append(Value(10**400)), OverflowError,
+         "Value: data must be a real number within a float's range (±1.8e308), got an int "
+         "of about 400 digits"),
+        (lambda g: g.nodes.append(Value([1.0])), TypeError,
+         "Value: data must be a real number, got [1.0] (list)"),
     ],
 )
 def test_bad_operands_are_named_and_leave_the_graph_unchanged(six, call, error, message):
@@ -90,7 +140,8 @@ def test_a_fractional_power_of_a_negative_number_is_refused():
     ("root", "message"),
     [
         (6, "root=6 is not a node of this graph (it has 6 nodes)"),
-        (-1, "root=-1 is not a node of this graph (it has 6 nodes)"),
+        (-7, "root=-7 is not a node of this graph (it has 6 nodes)"),
+        (True, "root=True is not a node index (an int), it is a bool"),
         ("5", "root='5' is not a node index (an int), it is a str"),
     ],
 )
@@ -151,7 +202,7 @@ def test_a_list_of_values_of_ones_own_is_differentiated_by_each_ones_place_in_it
     assert [v.grad for v in g.nodes] == [3.0, 2.0, 1.0, 0.0]
 
 
-@pytest.mark.parametrize("op", [Add(-1, 0), Add(0, True), Add(0, 1.0), Add("0", 1)])
+@pytest.mark.parametrize("op", [Add(0, True), Add(0, 1.0), Add("0", 1)])
 def test_an_op_whose_operands_are_not_node_indices_is_refused_when_set(op):
     g = Graph()
     MakeValue(g, 1.0)
@@ -176,3 +227,52 @@ def test_nan_and_inf_flow_through_forward_and_backward():
     Backward(g, root)
     assert math.isnan(g.nodes[root].data)
     assert math.isnan(g.nodes[nan].grad)
+
+
+INDEX_TYPES = [int, Position] + ([numpy.int64] if numpy else [])
+OPS = [(VAdd, 2), (VSub, 2), (VMul, 2), (VDiv, 2), (VNeg, 1), (VExp, 1), (VLog, 1),
+       (VTanh, 1), (VRelu, 1), (VSigmoid, 1), (lambda g, a: VPow(g, a, 3), 1)]
+
+
+@pytest.mark.parametrize("index", INDEX_TYPES)
+@pytest.mark.parametrize(("op", "arity"), OPS)
+def test_an_op_reads_its_operands_as_a_list_reads_an_index(op, arity, index):
+    g = Graph()
+    MakeValue(g, 2.0)
+    MakeValue(g, 3.0)
+    by_hand = g.copy()
+    op(g, *[index(i) for i in (-1, 0)[:arity]])
+    op(by_hand, *(1, 0)[:arity])
+    assert snapshot(g) == snapshot(by_hand)
+
+
+@pytest.mark.parametrize("index", INDEX_TYPES)
+def test_a_root_a_view_and_an_ops_operands_are_read_as_a_list_reads_an_index(index):
+    g = Graph()
+    a = MakeValue(g, 2.0)
+    VMul(g, a, VTanh(g, a))
+    assert TopoSort(g, index(-1)) == [0, 1, 2]
+    assert BackwardSteps(g, index(-1)) == BackwardSteps(g, 2)
+    Backward(g, index(-2))
+    assert g.backward_root == 1 and g.nodes[index(-3)].grad == g.nodes[a].grad > 0
+    g.nodes.append(Value(1.0, op=Add(index(-1), index(-3))))  # the last node then, and a
+    g.nodes[index(-2)].op = Mul(index(0), index(-3))
+    assert [v.op for v in g.nodes[2:]] == [Mul(0, 1), Add(2, 0)]
+    model = Neuron(g, 2, rng=random.Random(1))
+    x = [MakeValue(g, 0.5), MakeValue(g, -1.5)]
+    first = len(g.nodes)
+    out = model([index(-2), index(-1)])
+    assert [g.nodes[first].op, g.nodes[first + 2].op] == [Mul(w, xi) for w, xi in zip(
+        model.w, x, strict=True)]
+    assert g.nodes[out].data == model.forward([0.5, -1.5])
+
+
+def test_a_neuron_refuses_an_input_past_the_graphs_end_that_its_own_nodes_would_fill():
+    g = Graph()
+    x = MakeValue(g, 1.0)
+    model = Neuron(g, 2, rng=random.Random(1))
+    before = snapshot(g)
+    with pytest.raises(IndexError) as info:
+        model([x, 4])  # node 4 is not there yet: the neuron's first product would be
+    assert str(info.value) == "VMul: operand b=4 is not a node of this graph (it has 4 nodes)"
+    assert snapshot(g) == before

@@ -38,7 +38,8 @@ def test_each_term_says_the_chain_rule_in_words_and_numbers():
 def test_each_term_gives_its_rule_and_numbers_apart_for_a_page_to_write():
     g, e = chapter()
     (mul,) = [s["terms"] for s in BackwardSteps(g, e) if s["node"] == 3]
-    de = 1 - math.tanh(4.0) ** 2
+    t = math.tanh(4.0)
+    de = (1 - t) * (1 + t)  # 1 - t**2 as Backward computes it
     assert [(x["rule"], x["upstream"], x["local"], x["value"]) for x in mul] == [
         ("a.grad += #3.grad * b.data", de, -3.0, -3.0 * de),
         ("b.grad += #3.grad * a.data", de, 2.0, 2.0 * de),

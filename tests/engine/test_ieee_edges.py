@@ -16,11 +16,13 @@ second table says so; the last tests are where the engine is more exact than tor
 
 import math
 import sys
+from fractions import Fraction
 
 import pytest
 
 from engine import (
     Backward,
+    BackwardSteps,
     Graph,
     MakeValue,
     VAdd,
@@ -238,3 +240,21 @@ def test_exp_overflows_exactly_where_float64_does():
     largest = math.log(sys.float_info.max)  # 709.78...: the largest x whose exp is finite
     assert value_and_grads("exp(a)", (largest,)) == (math.exp(largest), [math.exp(largest)])
     assert value_and_grads("exp(a)", (math.nextafter(largest, inf),)) == (inf, [inf])
+
+
+@pytest.mark.parametrize("x", [3.0, 8.0, 10.0, 12.5, 15.0, 17.0, -9.0, -16.0])
+def test_a_saturated_tanhs_grad_is_exact_to_the_last_bits(x):
+    """Near ±1, 1 - t*t loses the bits that rounding t*t drops (a relative error of 1e-9 at
+    x = 10, where torch is within 3e-11); (1 - t) * (1 + t), torch's form, keeps them: its
+    grad is within 2 roundings of 1 - t² computed exactly from the float t. Both steps
+    replay Backward's rule, so both are checked."""
+    g = Graph()
+    a = MakeValue(g, x)
+    root = VTanh(g, a)
+    Backward(g, root)
+    t = Fraction(g.nodes[root].data)
+    exact = 1 - t * t
+    assert exact > 0  # not yet 1.0 in float64: there are bits to lose
+    (step,) = (s for s in BackwardSteps(g, root) if s["node"] == root)
+    for grad in g.nodes[a].grad, step["terms"][0]["local"]:
+        assert abs(Fraction(grad) - exact) <= 2 * sys.float_info.epsilon / 2 * exact, grad
