@@ -17,7 +17,9 @@ as they were); the other builders write the code as a code block.
 
 from __future__ import annotations
 
+import html
 import re
+from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxTranslator
 
 from .element import FLAGS, VALUES, Exercise, OptionError, playground_html
@@ -32,7 +35,13 @@ from .parts import PartError, directive_parts
 from .site import export
 
 STATIC = "autograd-playground"  # the site's folder under _static/
-ELEMENT = re.compile(r"<autograd-playground[\s>]")
+# What loads the script: a playground element, or a box where one could not be built.
+ELEMENT = re.compile(r"<autograd-playground[\s>]|class=\"autograd-playground-error\"")
+# Where a playground could not be built: seen in the page, and failed by `check`.
+ERROR_BOX = ('<div class="autograd-playground-error" role="alert" data-source="{source}" '
+             'style="border: 2px solid #c62828; border-radius: 4px; padding: 0.75em 1em; '
+             'margin: 1em 0; white-space: pre-wrap">{text}</div>\n')
+logger = logging.getLogger(__name__)
 
 
 class playground(nodes.General, nodes.Element):  # noqa: N801 (docutils names nodes so)
@@ -44,33 +53,68 @@ class playground_hint(nodes.General, nodes.Element):  # noqa: N801
     """One hint of an exercise, as the page's prose: only the HTML builders show it."""
 
 
-def option(name: str):
-    """The option's converter: a flag, or a value the element checks."""
-    if name in FLAGS:
-        return directives.flag
-    choices = VALUES[name]
-    return (lambda value: directives.choice(value, choices)) if choices else directives.unchanged
+class EveryOption(dict):
+    """Lets every option through to run() as text, whatever its name: run() checks names
+    and values itself, so that a mistake is an error of Sphinx's, at its place, and a box
+    in the page, rather than docutils' message and a playground silently gone."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    def __missing__(self, name: str) -> Callable[[str | None], str]:
+        return directives.unchanged
 
 
 class PlaygroundDirective(SphinxDirective):
     has_content = True
-    option_spec = {name: option(name) for name in (*FLAGS, *VALUES)}
+    # Its own options named (docutils reads no options of a directive with none).
+    option_spec = EveryOption.fromkeys((*FLAGS, *VALUES), directives.unchanged)
 
     def run(self) -> list[nodes.Node]:
         try:
-            body = directive_parts("\n".join(self.content))
-        except PartError as error:
-            raise self.error(f"playground: line {self.content_offset + error.line + 1}: "
-                             f"{error}") from None
-        attributes = {name: self.options[name] for name in self.option_spec
-                      if name in self.options}
-        exercise = Exercise(body.texts("check"), [], body.solution)
-        try:
-            playground_html(body.code, attributes, exercise)  # says what it cannot take
+            return [self.playground()]
         except OptionError as error:
-            raise self.error(f"playground: {error}") from None
+            return [self.problem(str(error))]
+        except PartError as error:
+            return [self.problem(f"line {self.content_offset + error.line + 1}: {error}")]
+
+    def problem(self, message: str) -> nodes.Node:
+        """Say `message` through Sphinx's logger at the directive's place (so `-W` stops
+        the build), and put a box saying it in the page in the playground's place, which
+        `check` fails on."""
+        logger.error(f"playground: {message}", location=(self.env.docname, self.lineno))
+        where = f"{self.source_file()}:{self.lineno}"
+        text = html.escape(f"This playground could not be built: {message} ({where})")
+        return nodes.raw("", ERROR_BOX.format(source=html.escape(where), text=text),
+                         format="html")
+
+    def source_file(self) -> str:
+        """The page's source file, from the docs' source folder."""
+        return Path(self.env.doc2path(self.env.docname, False)).as_posix()
+
+    def code_line(self, code: str) -> int:
+        """The line of the page's source where `code` begins, for `check` to point at: the
+        first at or after the directive's that holds its first line (rST and MyST count
+        a directive's content lines each their own way)."""
+        first = code.split("\n", 1)[0].strip()
+        path = Path(self.env.doc2path(self.env.docname))
+        lines = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+        return next((n for n in range(self.lineno, len(lines) + 1)
+                     if lines[n - 1].strip() == first), self.lineno)
+
+    def playground(self) -> nodes.Node:
+        """The playground node, or OptionError or PartError for what it cannot take."""
+        unknown = [name for name in self.options if name not in (*FLAGS, *VALUES)]
+        if unknown:
+            raise OptionError(f"the directive's option {unknown[0]!r} is unknown; its "
+                              f"options are {', '.join((*FLAGS, *VALUES))}")
+        body = directive_parts("\n".join(self.content))
+        attributes = dict(self.options)
+        exercise = Exercise(body.texts("check"), [], body.solution)
+        playground_html(body.code, attributes, exercise)  # says what it cannot take
+        source = f"{self.source_file()}:{self.code_line(body.code)}"
         node = playground(code=body.code, attributes=attributes, checks=exercise.checks,
-                          solution=exercise.solution)
+                          solution=exercise.solution, source=source)
         node += nodes.literal_block(body.code, body.code, language="python")
         for part in body.parts:
             if part.role == "hint":
@@ -79,7 +123,7 @@ class PlaygroundDirective(SphinxDirective):
                                         self.content_offset + part.line + 1, hint)
                 node += hint
         self.set_source_info(node)
-        return [node]
+        return node
 
 
 def html_of(translator: SphinxTranslator, node: nodes.Element) -> str:
@@ -96,7 +140,8 @@ def html_of(translator: SphinxTranslator, node: nodes.Element) -> str:
 def visit_html(translator: SphinxTranslator, node: playground) -> None:
     hints = [html_of(translator, hint) for hint in node.findall(playground_hint)]
     exercise = Exercise(node["checks"], hints, node["solution"])
-    translator.body.append(playground_html(node["code"], node["attributes"], exercise) + "\n")
+    translator.body.append(playground_html(node["code"], node["attributes"], exercise,
+                                           node["source"]) + "\n")
     raise nodes.SkipNode
 
 
