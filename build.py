@@ -56,6 +56,7 @@ TOOLS = WEB / "tools"
 AUTHORS = WEB / "authors"
 sys.path.insert(0, str(AUTHORS))
 from autograd_playground import chromium  # noqa: E402
+from autograd_playground.bake_html import PageBakeError, bake_page  # noqa: E402
 from autograd_playground.chromium import ChromiumNotFoundError, system  # noqa: E402
 from autograd_playground.server import (  # noqa: E402
     Server,
@@ -117,6 +118,10 @@ CHARTS_CHUNK = "charts"
 STATIC_FILES = [*(SITE / name for name in ["index.html", "course.html", "train.html",
                                            "embed.html", "bare.html", "embed.css",
                                            "served-only.js", "page-theme.js"])]
+# The site's pages whose playgrounds carry their results computed at build time
+# (bake_pages()); the full page's playground runs the chapter's example.
+BAKED_PAGES = ["index.html", "course.html", "train.html"]
+EXAMPLE = WEB / "shared" / "example.py"
 # The Python package the worker runs code with: copied to dist/ and listed in site.json
 # (for a fresh boot), and in snapshot/files.json (for a restore and the snapshot maker).
 RUNNER = "playground_runner"
@@ -521,6 +526,20 @@ def copy_site(engine: Path, micropip: Path) -> None:
     write_site_json(manifest)
 
 
+def bake_pages() -> None:
+    """Write into the site's pages in dist/ the results of their playgrounds' code,
+    computed with dist/'s own runner and engine, so that they show before Python has
+    downloaded (and with scripts off); a playground that fails stops the build."""
+    example = EXAMPLE.read_text(encoding="utf-8")
+    for name in BAKED_PAGES:
+        page = DIST / name
+        try:
+            page.write_text(bake_page(page.read_text(encoding="utf-8"), DIST, f"web/site/{name}",
+                                      example), encoding="utf-8")
+        except PageBakeError as error:
+            sys.exit(f"build.py: {error}")
+
+
 def write_site_json(manifest: dict) -> None:
     (DIST / "site.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
 
@@ -587,6 +606,7 @@ def build() -> None:
     fresh_folder(DIST)
     bundle()
     copy_site(engine, micropip)
+    bake_pages()
     notices(micropip)
     make_snapshot(engine)
     add_sizes()

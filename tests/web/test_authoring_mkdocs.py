@@ -71,6 +71,31 @@ def test_a_page_opened_as_a_file_says_above_each_playground_how_to_serve_it(
     assert "mkdocs serve" in notes.first.evaluate("el => el.previousElementSibling.textContent")
 
 
+def test_with_scripts_off_a_page_shows_the_results_computed_when_it_was_built(
+        course, new_context):
+    page = new_context(java_script_enabled=False).new_page()
+    page.goto(course)
+    table = page.locator("#md-graph [data-role=built] table")
+    expect(table).to_be_visible()
+    assert table.locator("tbody tr").count() == 6
+    expect(page.locator("#md-graph .built-output")).to_have_text("e = 0.9993")
+    assert page.locator("#md-exercise [data-role=built]").count() == 0  # not its answer
+
+
+def test_a_playground_whose_code_fails_stops_the_build_naming_its_file_and_line(
+        mkdocs, tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(
+        "# Title\n\n```playground\nx = 1\nprint(y)\n```\n", encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: A course\nplugins: [autograd-playground]\n",
+                      encoding="utf-8")
+    built = build_mkdocs(mkdocs, config, tmp_path / "site")
+    assert built.returncode != 0
+    assert ("index.md:5: playground: its code failed when the page was built: "
+            "NameError: name 'y' is not defined") in built.stderr, built.stderr
+
+
 def test_each_fence_becomes_a_playground_that_runs(course, new_context):
     page = new_context().new_page()
     elsewhere = requests_elsewhere(page, course)

@@ -206,6 +206,31 @@ def test_a_wrong_part_stops_the_build_naming_it(sphinx, tmp_path, content, says)
     assert "index.rst:4" in built.stderr and says in built.stderr, built.stderr
 
 
+def test_with_scripts_off_a_page_shows_the_results_computed_when_it_was_built(
+        course, new_context):
+    page = new_context(java_script_enabled=False).new_page()
+    page.goto(course + "data-model.html")
+    table = page.locator("#rst-graph [data-role=built] table")
+    expect(table).to_be_visible()
+    assert table.locator("tbody tr").count() == 6
+    expect(page.locator("#rst-graph .built-output")).to_have_text("e = 0.9993")
+    assert page.locator("#rst-exercise [data-role=built]").count() == 0  # not its answer
+
+
+def test_a_playground_whose_code_fails_fails_the_build_naming_its_file_and_line(
+        sphinx, tmp_path):
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n',
+                                    encoding="utf-8")
+    (source / "index.rst").write_text("Title\n=====\n\n.. playground::\n\n   x = 1\n"
+                                      "   print(y)\n", encoding="utf-8")
+    built = build_sphinx(sphinx, source, tmp_path / "out")
+    assert built.returncode != 0
+    assert ("index.rst:7: ERROR: playground: its code failed when the page was built: "
+            "NameError: name 'y' is not defined") in built.stderr, built.stderr
+
+
 def test_before_the_script_loads_a_playground_shows_its_code_as_code(course, new_context):
     page = new_context().new_page()
     assert looks_before_the_script(page, course + "data-model.html") == {

@@ -24,6 +24,7 @@ import pytest
 
 import build
 from autograd_playground import check, server
+from autograd_playground.bake_html import bake_page
 from tests.web.authoring import authors_wheel, build_sphinx, docs_venv
 from tests.web.pages import course_page, playground
 
@@ -164,6 +165,30 @@ def test_a_course_whose_exercises_are_right_passes(tmp_path, capsys):
     assert untimed(capsys.readouterr().out) == [
         f"ok   {tmp_path}/course.html: 6 playgrounds, all passed",
         "1 page, 6 playgrounds, 4 exercises: 0 failed",
+    ]
+
+
+def test_a_page_whose_built_results_its_code_no_longer_gives_is_listed(tmp_path, capsys):
+    shutil.copytree(build.DIST, tmp_path / "playground")
+    page = bake_page(local_page(
+        playground(GRAPH.replace("2.0", "2.5"), id="graph", timeout=ROOMY),
+        playground("print(6 * 7)", id="printing", timeout=ROOMY),
+        playground("print(6 * 8)", id="same", timeout=ROOMY),
+    ), build.DIST, "page.html")
+    (tmp_path / "page.html").write_text(page, encoding="utf-8")
+    assert check.main([str(tmp_path)]) == 0  # as built, the page shows what its code gives
+    changed = page.replace("MakeValue(g, 2.5", "MakeValue(g, 4.5").replace("6 * 7", "6 * 9")
+    (tmp_path / "page.html").write_text(changed, encoding="utf-8")
+    assert check.main([str(tmp_path)]) == 1
+    stale = ("stale results: the page shows results computed when it was built that its "
+             "code no longer gives")
+    assert capsys.readouterr().out.splitlines()[-4:] == [
+        f"FAIL {tmp_path}/page.html: 3 playgrounds, 2 failed",
+        f"     {tmp_path}/page.html, playground 1 (graph): {stale}: table 1, node 0 "
+        "(build the page again)",
+        f"     {tmp_path}/page.html, playground 2 (printing): {stale}: its output "
+        "(build the page again)",
+        "3 playgrounds on 1 page, 2 failed",
     ]
 
 

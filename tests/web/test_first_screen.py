@@ -45,11 +45,13 @@ def test_a_legend_names_each_column_of_the_table_and_stays_closed_until_asked(pl
     assert "None" in legend.locator("dd").nth(2).inner_text()
 
 
-def test_before_the_first_run_there_is_no_table_picture_or_legend(playground):
+def test_before_the_first_run_only_the_results_computed_when_the_page_was_built_show(
+        playground):
     expect(playground.element.locator(".views")).to_be_hidden()
     expect(playground.element.locator(".legend")).to_be_hidden()
     expect(stepper(playground)).to_be_hidden()
-    expect(playground.element.locator(".first-hint")).to_be_visible()
+    expect(playground.element.locator("[data-role=built] table")).to_be_visible()
+    expect(playground.element.locator(".first-hint")).to_be_hidden()
 
 
 def test_a_syntax_error_says_nothing_ran_and_shows_no_nodes(playground):

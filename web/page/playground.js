@@ -20,6 +20,9 @@
 //                test lowers to see each frame keep to it
 //   fromLink     set before the element is connected when its code came from a
 //                link (embed.html does): then `autorun` is ignored
+// The results computed when the page was built (the element's data-role="built" child,
+// which the authors' package writes) show in the results until the first live result
+// replaces them, only while the code shown is the page's own.
 // The learner's code is kept by keeper.js (saved after edits; a link's code
 // is a draft beside it, and what the solution or Reset replaced is kept too,
 // with a switch between them).
@@ -94,6 +97,7 @@ class AutogradPlayground extends HTMLElement {
     this.storageKey = `autograd-playground:${key}`;
     const exercise = authoredExercise(this);
     this.exercise = exercise.checks.length ? new Exercise(exercise, this, key) : null;
+    this.built = this.querySelector(":scope > [data-role=built]");
     this.style.height ||= cssHeight(this);
     this.build();
     followHostTheme(this, this.attachInternals().states, (dark) => {
@@ -145,6 +149,7 @@ class AutogradPlayground extends HTMLElement {
    *  carries one code's text into another. */
   showCode(text) {
     this.link.hidden = true; // a share link shown is the other code's
+    if (text !== this.defaultCode) this.leaveBuilt();
     if (!this.view) {
       this.pendingCode = this.placeholder.textContent = text;
       return;
@@ -208,6 +213,7 @@ class AutogradPlayground extends HTMLElement {
       (this.results = element("section", { className: "results unrun", ariaLabel: "Results" }, [
         ...(this.exercise ? [element("h2", { textContent: "Exercise" }), this.exercise.root] : []),
         element("p", { className: "first-hint", textContent: FIRST_HINT }),
+        element("slot", { name: "built" }),
         element("h2", { textContent: "Output" }),
         this.output.root,
         this.plots.root,
@@ -219,6 +225,9 @@ class AutogradPlayground extends HTMLElement {
       ])),
     ]));
     this.editorBox = editorBox;
+    // Not of the code shown (the learner's kept code, a link's), nor an exercise's answer.
+    if (this.exercise || this.pendingCode !== this.defaultCode) this.leaveBuilt();
+    this.results.classList.toggle("built", Boolean(this.built));
     root.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
   }
 
@@ -405,7 +414,7 @@ class AutogradPlayground extends HTMLElement {
   /** Send `code` to Python; the job (see Runtime.run). */
   startRun(live, code) {
     this.state = "running";
-    this.results.classList.remove("unrun");
+    if (!this.built) this.results.classList.remove("unrun"); // else once the run shows its own
     this.markLine(null);
     // A live run clears the output as its own comes, so that the last stays until then.
     let fresh = !live;
@@ -515,6 +524,7 @@ class AutogradPlayground extends HTMLElement {
 
   /** Add `text` to the output box as `stream` (stdout, stderr, or error: the page's own). */
   print(stream, text) {
+    this.leaveBuilt();
     this.results.classList.remove("unrun");
     this.output.append(stream, text);
   }
@@ -522,6 +532,8 @@ class AutogradPlayground extends HTMLElement {
   /** `ofCode`: the editor still shows the code that ran (not a link's opened meanwhile),
    *  so the line of its error is marked there. */
   showResult(result, live, ofCode = true) {
+    this.leaveBuilt();
+    this.results.classList.remove("unrun");
     if (result.error) this.print("error", result.error);
     this.markLine(ofCode ? result.line ?? null : null);
     // A live edit that does not parse yet (a line half typed) keeps the last results on
@@ -537,6 +549,14 @@ class AutogradPlayground extends HTMLElement {
     const words = { done: `ran${time}`, error: `error${time}`, stopped: "stopped" };
     const restarting = this.runtime.ready ? "" : `; ${phaseText(this.runtime.phase)}`;
     this.setStatus(words[result.status] + restarting);
+  }
+
+  /** The results computed when the page was built go for good: a run's own replace them,
+   *  or the code shown is not the page's. */
+  leaveBuilt() {
+    this.built?.remove();
+    this.built = null;
+    this.results.classList.remove("built");
   }
 
   setStatus(text) {

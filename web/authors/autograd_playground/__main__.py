@@ -1,5 +1,5 @@
-"""python -m autograd_playground serve | export | check | try: the site, for course
-authors."""
+"""python -m autograd_playground serve | export | bake | check | try: the site, for
+course authors."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from . import server
+from .bake_html import PageBakeError, bake_files
 from .site import ExportError, export, site
 
 PROGRAM = "autograd_playground"
@@ -23,6 +24,10 @@ def parser() -> argparse.ArgumentParser:
                        help="omit the COOP/COEP headers")
     export_ = commands.add_parser("export", help="write the site into a folder")
     export_.add_argument("folder", type=Path, help="a new or empty folder, or an earlier export")
+    bake = commands.add_parser(
+        "bake", help="write into HTML pages their playgrounds' results, computed now "
+                     "(again after each change: the pages' earlier results are replaced)")
+    bake.add_argument("pages", nargs="+", type=Path, metavar="PAGE.html")
     commands.add_parser("check", add_help=False,
                         help="run every playground of course pages headlessly "
                              "(`check --help` says more)")
@@ -48,9 +53,12 @@ def main(argv: list[str] | None = None) -> int:
             isolation = not args.no_isolation
             server.serve_until_interrupted(
                 server.take_port(site(), args.port, isolation, PROGRAM), isolation)
+        elif args.command == "bake":
+            bake_files(args.pages, site())
+            print(f"wrote the results of {len(args.pages)} page(s)' playgrounds")
         else:
             print(f"wrote the site to {export(args.folder)}")
-    except (ExportError, FileNotFoundError) as error:
+    except (ExportError, FileNotFoundError, PageBakeError) as error:
         sys.exit(f"{PROGRAM}: {error}")
     return 0
 

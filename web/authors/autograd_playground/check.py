@@ -10,12 +10,14 @@ that, while its playgrounds are checked, goes to another page, reloads, closes i
 opens a dialog, loses a playground or throws an error nothing catches fails with what it
 did, and the check goes on with the next page. An exercise (a playground with checks)
 runs twice: its starter code, which must not pass its checks (it is the learner's to
-finish), then its solution, which must. The exit status is 0 when every playground ran
-without error and every exercise is so, 1 when one failed (an error, past its timeout, a
-failed check, a starter that passes) or a page could not be checked, 2 when the command
-line is wrong (a target that is no page), 3 when no page had a playground, 4 without
-Playwright, 5 without a Chromium. A course's CI can so catch a lesson that an engine
-change broke.
+finish), then its solution, which must. A playground that carries results computed
+when its page was built must give them again (its output, its tables' rows): a page
+that shows results its code no longer gives fails. The exit status is 0 when every
+playground ran without error and every exercise is so, 1 when one failed (an error, past
+its timeout, a failed check, a starter that passes, stale results) or a page could not
+be checked, 2 when the command line is wrong (a target that is no page), 3 when no page
+had a playground, 4 without Playwright, 5 without a Chromium. A course's CI can so catch
+a lesson that an engine change broke.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from urllib.parse import quote
 from xml.etree import ElementTree
 
 from autograd_playground import server
+from autograd_playground.built import MAX_ROWS, table_rows
 from autograd_playground.chromium import CHROMIUM_ARGS, ChromiumNotFoundError, find_chromium
 
 if TYPE_CHECKING:
@@ -159,12 +162,21 @@ PLAYGROUNDS = "[...document.querySelectorAll('autograd-playground, .autograd-pla
 # exercise's solution). `guardMs` bounds the wait beyond its timeout, should Python never
 # answer.
 RUN_PLAYGROUND = """
+const MAX_ROWS = BUILT_ROWS;
 async ([playgrounds, index, guardMs, code]) => {
   const el = playgrounds[index];
   const timeout = Number(el.getAttribute("timeout"));
   let check = null;
   el.addEventListener("check-end", (event) => (check = event.detail), { once: true });
   if (code !== null) el.code = code;
+  // The results computed when the page was built, which the run replaces: as the page
+  // shows them, to compare with the run's own.
+  const shown = code === null ? el.querySelector(":scope > [data-role=built]") : null;
+  const built = shown && {
+    output: shown.querySelector(".built-output")?.textContent ?? "",
+    rows: [...shown.querySelectorAll("table")].map((t) => [...t.tBodies[0].rows].map(
+      (r) => [...r.cells].map((c) => [c.textContent, c.title]))),
+  };
   const guard = new Promise((resolve) => setTimeout(resolve, guardMs + timeout * 1000, null));
   const result = await Promise.race([el.run(), guard]);
   return {
@@ -180,15 +192,24 @@ async ([playgrounds, index, guardMs, code]) => {
     exercise: Boolean(el.exercise),
     solution: el.exercise?.solution ?? null,
     source: el.dataset.source ?? null,
+    built,
+    output: built && el.shadowRoot.querySelector(".output").textContent,
+    // Of the run's tables, what the results built hold: their first rows' cells.
+    tables: built && (result?.tables ?? []).map((t) => ({
+      count: t.count, notNumbers: t.notNumbers, fullLabel: t.fullLabel,
+      ...Object.fromEntries(
+        ["label", "op", "data", "grad"].map((k) => [k, t[k].slice(0, MAX_ROWS)])),
+    })),
   };
 }
-"""
+""".replace("BUILT_ROWS", str(MAX_ROWS))
 
 
 @dataclass
 class Outcome:
     """How one playground ended. `status`: passed, error, timeout, check failed, starter
-    passed (an exercise's starter code passes its checks), or not run."""
+    passed (an exercise's starter code passes its checks), stale results (the page shows
+    results computed when it was built that the code no longer gives), or not run."""
 
     index: int  # from 1, on its page
     id: str | None
@@ -278,12 +299,31 @@ def outcome(index: int, ran: dict) -> Outcome:
     elif ran["check"] in ("failed", "unchecked"):
         mine.status = "check failed"
         mine.error = "; ".join(map(str, ran["messages"])) or "a check failed"
+    elif ran.get("built") and (differs := stale(ran)):
+        mine.status = "stale results"
+        mine.error = (f"the page shows results computed when it was built that its code no "
+                      f"longer gives: {differs} (build the page again)")
     return mine
 
 
 def unbuilt(i: int, found: dict) -> Outcome:
     """A box where the docs build could not make playground number `i` (from 0)."""
     return Outcome(i + 1, None, "not built", found["unbuilt"], source=found["source"])
+
+
+def stale(ran: dict) -> str | None:
+    """What of the results built the run's own differ in (its output, a table's row), or
+    None when they are the same."""
+    if ran["built"]["output"] != ran["output"]:
+        return "its output"
+    built, live = ran["built"]["rows"], table_rows(ran["tables"])
+    if len(built) != len(live):
+        return f"{len(built)} tables where the run gives {len(live)}"
+    for t, (built_rows, live_rows) in enumerate(zip(built, live, strict=True), 1):
+        for i in range(max(len(built_rows), len(live_rows))):
+            if built_rows[i:i + 1] != live_rows[i:i + 1]:
+                return f"table {t}, node {i}"
+    return None
 
 
 def starter_passed(index: int, ran: dict) -> Outcome:

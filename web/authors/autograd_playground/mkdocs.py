@@ -8,7 +8,9 @@ in a page. The fence's attributes are the element's (web/page/options.js): `#nam
 `id=name`, `name=value` (quoted or not), and a bare name for a flag. An exercise's parts
 follow its code, each from a line of its own (parts.py): `/// check` and `/// solution`
 hold Python, each `/// hint` Markdown. An <autograd-playground> element written as HTML
-goes into the page whole, blank lines and all. Every page loads
+goes into the page whole, blank lines and all. A fence's code runs as the page is built
+(bake.py): its results go into the element, and code that fails stops the build, naming
+its page and line. Every page loads
 embed.js (as extra_javascript, a module), so that a page Material's instant navigation
 swaps in finds the element defined; the site is copied into the built docs once a build.
 """
@@ -28,9 +30,11 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
+from .bake import BakeError
+from .built import results_html
 from .element import Exercise, OptionError, playground_html
 from .parts import PartError, blank_lines_before, marked_parts
-from .site import export
+from .site import export, site
 from .sources import Found, SourceError, markdown_playgrounds, parse_attributes
 
 STATIC = "autograd-playground"  # the site's folder in the built docs
@@ -70,8 +74,10 @@ class PlaygroundPlugin(BasePlugin):
         body = marked_parts(found.text)
         hints = [self.hints.reset().convert(hint) for hint in body.texts("hint")]
         exercise = Exercise(body.texts("check"), hints, body.solution)
-        return playground_html(body.code, parse_attributes(found.attributes), exercise,
-                               source)
+        attributes = parse_attributes(found.attributes)
+        playground_html(body.code, attributes, exercise)  # says what it cannot take, first
+        built = results_html(body.code, attributes, bool(exercise.checks), site())
+        return playground_html(body.code, attributes, exercise, built, source)
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig,
                          files: Files) -> str:
@@ -93,6 +99,10 @@ class PlaygroundPlugin(BasePlugin):
             except OptionError as error:
                 raise PluginError(f"{page.file.src_uri}:{skipped + found.line}: playground: "
                                   f"{error}") from None
+            except BakeError as error:
+                line = skipped + found.line + (error.line or 0)
+                raise PluginError(f"{page.file.src_uri}:{line}: playground: its code failed "
+                                  f"when the page was built: {error}") from None
             return f"autograd-playground-{self.nonce}-{len(slots) - 1}"
 
         try:

@@ -12,7 +12,9 @@ hold Python, each `hint` prose in the page's syntax. The HTML builders write an
 <autograd-playground> element, copy the site into _static/autograd-playground/ once a
 build, and load embed.js on the pages that hold a playground element, however it came
 there (the directive, raw HTML; as sphinx.ext.mathjax loads MathJax: other pages stay
-as they were); the other builders write the code as a code block.
+as they were); the other builders write the code as a code block. A playground's code
+runs as the page is read (bake.py): its results go into the element, and code that
+fails is an error of the build, logged at its file and line.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxTranslator
 
+from .bake import BakeError
+from .built import results_html
 from .element import FLAGS, VALUES, Exercise, OptionError, playground_html
 from .parts import PartError, directive_parts
-from .site import export
+from .site import export, site
 
 STATIC = "autograd-playground"  # the site's folder under _static/
 # What loads the script: a playground element, or a box where one could not be built.
@@ -114,7 +118,8 @@ class PlaygroundDirective(SphinxDirective):
         playground_html(body.code, attributes, exercise)  # says what it cannot take
         source = f"{self.source_file()}:{self.code_line(body.code)}"
         node = playground(code=body.code, attributes=attributes, checks=exercise.checks,
-                          solution=exercise.solution, source=source)
+                          solution=exercise.solution, source=source,
+                          built=self.built(body.code, attributes, exercise))
         node += nodes.literal_block(body.code, body.code, language="python")
         for part in body.parts:
             if part.role == "hint":
@@ -124,6 +129,16 @@ class PlaygroundDirective(SphinxDirective):
                 node += hint
         self.set_source_info(node)
         return node
+
+    def built(self, code: str, attributes: dict, exercise: Exercise) -> str:
+        """The results of the code computed now; an error of the build where it fails."""
+        try:
+            return results_html(code, attributes, bool(exercise.checks), site())
+        except BakeError as error:
+            line = self.code_line(code) + (error.line or 1) - 1
+            logger.error(f"playground: its code failed when the page was built: {error}",
+                         location=(self.env.docname, line))
+            return ""
 
 
 def html_of(translator: SphinxTranslator, node: nodes.Element) -> str:
@@ -141,7 +156,7 @@ def visit_html(translator: SphinxTranslator, node: playground) -> None:
     hints = [html_of(translator, hint) for hint in node.findall(playground_hint)]
     exercise = Exercise(node["checks"], hints, node["solution"])
     translator.body.append(playground_html(node["code"], node["attributes"], exercise,
-                                           node["source"]) + "\n")
+                                           node["built"], node["source"]) + "\n")
     raise nodes.SkipNode
 
 
