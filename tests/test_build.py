@@ -411,9 +411,8 @@ def lone_build(tmp_path: Path) -> Path:
     touched."""
     shutil.copy2(build.ROOT / "build.py", tmp_path / "build.py")
     package = Path("web", "authors", "autograd_playground")
-    (tmp_path / package).mkdir(parents=True)
-    for name in ["__init__.py", "chromium.py", "server.py"]:
-        shutil.copy2(build.ROOT / package / name, tmp_path / package / name)
+    shutil.copytree(build.ROOT / package, tmp_path / package,
+                    ignore=shutil.ignore_patterns("__pycache__", "site"))
     (tmp_path / "dist").mkdir()
     (tmp_path / "dist" / "index.html").write_text("being served", encoding="utf-8")
     return tmp_path

@@ -76,6 +76,18 @@ def open_its_share_link(page: Page, id_: str) -> tuple[str, str]:
     return link, opened.locator("autograd-playground").evaluate("el => el.code")
 
 
+def lines_at_their_sources(page: Page, sources: Path) -> list[tuple[str, str]]:
+    """Each playground's code's first line, beside the line its data-source names in the
+    page's source file (under `sources`): the same, where `check` points right."""
+    pairs = []
+    for source, code in page.locator("autograd-playground").evaluate_all(
+            "els => els.map(e => [e.dataset.source, e.code])"):
+        file, line = source.rsplit(":", 1)
+        text = (sources / file).read_text(encoding="utf-8").splitlines()[int(line) - 1]
+        pairs.append((code.splitlines()[0], text.strip()))
+    return pairs
+
+
 def build_sphinx(scripts: Path, source: Path, out: Path,
                  builder: str = "html") -> subprocess.CompletedProcess:
     """sphinx-build, warnings as errors."""

@@ -5,6 +5,7 @@ Chromium, offline, and playgrounds on a page that instant navigation swaps in wo
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 
 import pytest
@@ -17,6 +18,7 @@ from tests.web.authoring import (
     authors_wheel,
     do_the_exercise,
     docs_venv,
+    lines_at_their_sources,
     looks_before_the_script,
     open_its_share_link,
     requests_elsewhere,
@@ -119,6 +121,14 @@ def test_a_share_link_opens_the_fences_code_in_the_full_page_playground(course, 
     link, opened = open_its_share_link(page, "md-graph")
     assert link.startswith(course + "autograd-playground/index.html#code=")
     assert opened == code
+
+
+def test_each_fence_says_where_its_code_begins_in_the_pages_source(course, new_context):
+    page = new_context().new_page()
+    page.goto(course)
+    pairs = lines_at_their_sources(page, COURSES / "mkdocs" / "docs")
+    assert len(pairs) >= 3
+    assert [code for code, _ in pairs] == [source for _, source in pairs]
 
 
 def test_the_fences_exercise_checks_the_code_gives_two_hints_and_its_solution_passes(
@@ -261,7 +271,10 @@ def test_a_fence_in_a_list_becomes_a_playground_and_one_shown_as_an_example_stay
     built = build_mkdocs(mkdocs, tmp_path / "mkdocs.yml", tmp_path / "site")
     assert built.returncode == 0, built.stderr
     page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-    assert ('<li>\n<p>In a list:</p>\n<autograd-playground id="in-a-list">\n'
-            "if 1 &lt; 2:\n    print('&amp;')\n</autograd-playground>\n</li>") in page
+    # The code, then the results computed when the page was built, inside the list item.
+    assert re.search(r'<li>\n<p>In a list:</p>\n<autograd-playground id="in-a-list" '
+                     r'data-source="index.md:6">\n'
+                     r"if 1 &lt; 2:\n    print\('&amp;'\)\n<div data-role=\"built\".*?</div>\n"
+                     r"</autograd-playground>\n</li>", page, re.S), page
     assert "```playground {#an-example}" in page
     assert 'id="an-example"' not in page

@@ -4,9 +4,12 @@ it runs in Chromium, offline."""
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 from playwright.sync_api import expect
 
+from autograd_playground import check
 from autograd_playground.server import serving
 from tests.web.authoring import (
     COURSES,
@@ -15,6 +18,7 @@ from tests.web.authoring import (
     build_sphinx,
     do_the_exercise,
     docs_venv,
+    lines_at_their_sources,
     looks_before_the_script,
     open_its_share_link,
     requests_elsewhere,
@@ -83,6 +87,16 @@ def test_a_share_link_opens_the_playgrounds_code_in_the_full_page_playground(
     link, opened = open_its_share_link(page, "rst-graph")
     assert link.startswith(course + "_static/autograd-playground/index.html#code=")
     assert opened == code
+
+
+@pytest.mark.parametrize("page_name", ["data-model.html", "backward.html"])  # rST, MyST
+def test_each_playground_says_where_its_code_begins_in_the_pages_source(
+        course, new_context, page_name):
+    page = new_context().new_page()
+    page.goto(course + page_name)
+    pairs = lines_at_their_sources(page, COURSES / "sphinx")
+    assert len(pairs) >= 4
+    assert [code for code, _ in pairs] == [source for _, source in pairs]
 
 
 def test_the_myst_page_runs_each_playground_with_its_attributes(course, new_context):
@@ -233,8 +247,9 @@ def test_only_pages_with_a_playground_load_the_script(course, new_context):
 
 @pytest.mark.parametrize(("option", "says"), [
     (":timeout: ten", "timeout is a number of seconds (got 'ten')"),
-    (":theme: blue", '"blue" unknown; choose from "light", or "dark"'),
-    (":colour: red", 'unknown option: "colour"'),
+    (":theme: blue", "theme is one of light, dark (got 'blue')"),
+    (":colour: red", "the directive's option 'colour' is unknown; its options are readonly"),
+    (":readonly: yes", "readonly takes no value (got 'yes')"),
 ])
 def test_a_wrong_option_stops_the_build_naming_it(sphinx, tmp_path, option, says):
     source = tmp_path / "source"
@@ -246,6 +261,38 @@ def test_a_wrong_option_stops_the_build_naming_it(sphinx, tmp_path, option, says
     built = build_sphinx(sphinx, source, tmp_path / "out")
     assert built.returncode != 0
     assert "index.rst:4" in built.stderr and says in built.stderr, built.stderr
+
+
+def test_a_mistake_without_w_is_an_error_box_in_the_page_and_check_fails_on_it(
+        sphinx, tmp_path, capsys):
+    """Built without -W, a mistake does not pass quietly: Sphinx logs it as an error
+    with its place, the page shows it in the playground's place, and `check` fails it."""
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n',
+                                    encoding="utf-8")
+    (source / "graphs.rst").write_text(
+        "Graphs\n======\n\n.. playground::\n\n   print(1)\n\n"
+        ".. playground::\n   :heigth: 3\n\n   print(2)\n\n"
+        ".. playground::\n\n   c = 9\n\n   .. check::\n\n      assert c\n\n"
+        "   .. hints::\n\n      Ten.\n", encoding="utf-8")
+    (source / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   graphs\n",
+                                      encoding="utf-8")
+    built = subprocess.run([sphinx / "python", "-m", "sphinx", "-q", source, tmp_path / "out"],
+                           capture_output=True, encoding="utf-8")
+    assert "graphs.rst:8: ERROR: playground: the directive's option 'heigth' is unknown" \
+        in built.stderr, built.stderr
+    assert "graphs.rst:13: ERROR: playground: line 21: 'hints' is not a part" \
+        in built.stderr, built.stderr
+    assert check.main([str(tmp_path / "out")]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith(
+        "     playground 2: not built: This playground could not be built: the directive's "
+        "option 'heigth' is unknown; its options are ")
+    assert lines[1].endswith("(graphs.rst:8)")
+    assert lines[2] == "       in graphs.rst:8"
+    assert lines[3].startswith("     playground 3: not built: This playground could not be "
+                               "built: line 21: 'hints' is not a part of an exercise")
 
 
 def test_a_builder_other_than_html_writes_the_code_as_a_code_block(sphinx, tmp_path):

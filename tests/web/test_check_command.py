@@ -18,13 +18,14 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
 import build
 from autograd_playground import check, server
 from autograd_playground.bake_html import bake_page
-from tests.web.authoring import authors_wheel, build_sphinx, docs_venv
+from tests.web.authoring import authors_wheel, docs_venv
 from tests.web.pages import course_page, playground
 
 # Every playground that should pass gets a timeout of its own far beyond any machine's
@@ -70,15 +71,20 @@ def test_a_course_folder_lists_the_error_and_the_loop_and_passes_the_rest(course
     status = check.main([str(course), "--timeout", "1"])
     out = capsys.readouterr().out
     assert status == 1
-    assert out.splitlines() == [
+    assert untimed(out) == [
         f"FAIL {course}/bad.html: 3 playgrounds, 2 failed",
-        f"     {course}/bad.html, playground 1 (broken): error: "
+        "     playground 1 (broken): error: "
         "ZeroDivisionError: division by zero",
         "       at line 3: print(x / y)",
-        f"     {course}/bad.html, playground 2: timeout: ran past its timeout of 1 s",
+        "     playground 2: timeout: ran past its timeout of 1 s",
         f"ok   {course}/part2/good.html: 2 playgrounds, all passed",
-        "5 playgrounds on 3 pages, 2 failed; 1 page without playgrounds",
+        "3 pages, 5 playgrounds, 0 exercises: 2 failed; 1 page without playgrounds",
     ]
+
+
+def untimed(report: str) -> list[str]:
+    """The report's lines without the time each page took, which the machine decides."""
+    return [re.sub(r" \(\d+\.\d s\)$", "", line) for line in report.splitlines()]
 
 
 def broken_course(folder: Path, missing: str) -> Path:
@@ -97,11 +103,11 @@ def test_a_site_without_its_worker_fails_each_playground_saying_python_did_not_s
     course = broken_course(tmp_path, "worker.js")
     assert check.main([str(course)]) == 1
     why = "not run: Python did not start: failed: the Python worker failed to start"
-    assert capsys.readouterr().out.splitlines() == [
+    assert untimed(capsys.readouterr().out) == [
         f"FAIL {course}/lesson.html: 2 playgrounds, 2 failed",
-        f"     {course}/lesson.html, playground 1 (first): {why}: unknown error",
-        f"     {course}/lesson.html, playground 2: {why}: unknown error",
-        "2 playgrounds on 1 page, 2 failed",
+        f"     playground 1 (first): {why}: unknown error",
+        f"     playground 2: {why}: unknown error",
+        "1 page, 2 playgrounds, 0 exercises: 2 failed",
     ]
 
 
@@ -109,11 +115,11 @@ def test_a_site_without_pyodides_wasm_fails_each_playground_saying_why(tmp_path,
     course = broken_course(tmp_path, "pyodide/pyodide.asm.wasm")
     assert check.main([str(course)]) == 1
     why = "not run: Python did not start: failed: Pyodide's wasm could not be loaded: "
-    lines = capsys.readouterr().out.splitlines()
+    lines = untimed(capsys.readouterr().out)
     assert lines[0] == f"FAIL {course}/lesson.html: 2 playgrounds, 2 failed"
-    assert lines[1].startswith(f"     {course}/lesson.html, playground 1 (first): {why}")
-    assert lines[2].startswith(f"     {course}/lesson.html, playground 2: {why}")
-    assert lines[3:] == ["2 playgrounds on 1 page, 2 failed"]
+    assert lines[1].startswith(f"     playground 1 (first): {why}")
+    assert lines[2].startswith(f"     playground 2: {why}")
+    assert lines[3:] == ["1 page, 2 playgrounds, 0 exercises: 2 failed"]
 
 
 def test_python_that_has_not_started_by_the_boot_deadline_fails_each_playground(
@@ -123,11 +129,11 @@ def test_python_that_has_not_started_by_the_boot_deadline_fails_each_playground(
     monkeypatch.setattr(check, "BOOT_S", 0)  # no Python starts within no time
     assert check.main([str(course)]) == 1
     why = "not run: Python did not start within 0 s (it was loading Python)"
-    assert capsys.readouterr().out.splitlines() == [
+    assert untimed(capsys.readouterr().out) == [
         f"FAIL {course}/lesson.html: 2 playgrounds, 2 failed",
-        f"     {course}/lesson.html, playground 1 (first): {why}",
-        f"     {course}/lesson.html, playground 2: {why}",
-        "2 playgrounds on 1 page, 2 failed",
+        f"     playground 1 (first): {why}",
+        f"     playground 2: {why}",
+        "1 page, 2 playgrounds, 0 exercises: 2 failed",
     ]
 
 
@@ -156,9 +162,9 @@ def test_a_course_whose_exercises_are_right_passes(tmp_path, capsys):
         chapter = chapter.replace(f'="{name}"', f'="playground/{name}"')
     (tmp_path / "course.html").write_text(chapter, encoding="utf-8")
     assert check.main([str(tmp_path)]) == 0
-    assert capsys.readouterr().out.splitlines() == [
+    assert untimed(capsys.readouterr().out) == [
         f"ok   {tmp_path}/course.html: 6 playgrounds, all passed",
-        "6 playgrounds on 1 page, 0 failed",
+        "1 page, 6 playgrounds, 4 exercises: 0 failed",
     ]
 
 
@@ -176,13 +182,11 @@ def test_a_page_whose_built_results_its_code_no_longer_gives_is_listed(tmp_path,
     assert check.main([str(tmp_path)]) == 1
     stale = ("stale results: the page shows results computed when it was built that its "
              "code no longer gives")
-    assert capsys.readouterr().out.splitlines()[-4:] == [
+    assert untimed(capsys.readouterr().out)[-4:] == [
         f"FAIL {tmp_path}/page.html: 3 playgrounds, 2 failed",
-        f"     {tmp_path}/page.html, playground 1 (graph): {stale}: table 1, node 0 "
-        "(build the page again)",
-        f"     {tmp_path}/page.html, playground 2 (printing): {stale}: its output "
-        "(build the page again)",
-        "3 playgrounds on 1 page, 2 failed",
+        f"     playground 1 (graph): {stale}: table 1, node 0 (build the page again)",
+        f"     playground 2 (printing): {stale}: its output (build the page again)",
+        "1 page, 3 playgrounds, 0 exercises: 2 failed",
     ]
 
 
@@ -198,18 +202,17 @@ def test_an_exercise_whose_solution_fails_or_whose_starter_passes_is_listed(
         exercise("c = 10", None, id="no-solution-nothing-to-do"),
     ), encoding="utf-8")
     assert check.main([str(tmp_path)]) == 1
-    page = f"{tmp_path}/lesson.html, playground"
-    assert capsys.readouterr().out.splitlines() == [
+    assert untimed(capsys.readouterr().out) == [
         f"FAIL {tmp_path}/lesson.html: 6 playgrounds, 4 failed",
-        f"     {page} 2 (wrong-solution), its solution: check failed: Make c equal 10.",
-        f"     {page} 3 (nothing-to-do), its starter: starter passed: it passes every check, "
+        "     playground 2 (wrong-solution), its solution: check failed: Make c equal 10.",
+        "     playground 3 (nothing-to-do), its starter: starter passed: it passes every check, "
         "so it leaves the learner nothing to do",
-        f"     {page} 4 (broken-solution), its solution: error: "
+        "     playground 4 (broken-solution), its solution: error: "
         "ZeroDivisionError: division by zero",
         "       at line 1: c = 1 / 0",
-        f"     {page} 6 (no-solution-nothing-to-do), its starter: starter passed: it passes "
+        "     playground 6 (no-solution-nothing-to-do), its starter: starter passed: it passes "
         "every check, so it leaves the learner nothing to do",
-        "6 playgrounds on 1 page, 4 failed",
+        "1 page, 6 playgrounds, 6 exercises: 4 failed",
     ]
 
 
@@ -239,14 +242,16 @@ def test_urls_give_a_json_report_with_pages_that_fail_to_load(site, pages):
     by_page = {page["page"]: page for page in report["pages"]}
     assert by_page[fine]["playgrounds"] == [{
         "index": 1, "id": "one", "status": "passed", "error": None, "line": None,
-        "code": None, "part": None, "failed": False}]
+        "code": None, "part": None, "exercise": False, "source": None, "failed": False}]
     index_error, exercise = by_page[failing]["playgrounds"]
     assert index_error == {
         "index": 1, "id": None, "status": "error", "error": "IndexError: list index out of range",
-        "line": 2, "code": "return [0][n]", "part": None, "failed": True}
+        "line": 2, "code": "return [0][n]", "part": None, "exercise": False, "source": None,
+        "failed": True}
     assert exercise == {
         "index": 2, "id": "exercise", "status": "check failed", "error": "Make c equal 10.",
-        "line": None, "code": None, "part": "solution", "failed": True}
+        "line": None, "code": None, "part": "solution", "exercise": True, "source": None,
+        "failed": True}
     not_defined = "<autograd-playground> is not defined: did the page's embed.js load?"
     assert [(one["id"], one["status"], one["error"])
             for one in by_page[scriptless]["playgrounds"]] == [
@@ -261,9 +266,9 @@ def test_a_url_that_does_not_answer_is_a_failure_with_its_reason(capsys):
     status = check.main([base + "lesson.html"])
     out = capsys.readouterr().out
     assert status == 1
-    assert out.splitlines() == [
+    assert untimed(out) == [
         f"FAIL {base}lesson.html: did not load: net::ERR_CONNECTION_REFUSED at {base}lesson.html",
-        "0 playgrounds on 1 page, 0 failed; 1 page could not be checked",
+        "1 page, 0 playgrounds, 0 exercises: 0 failed; 1 page could not be checked",
     ]
 
 
@@ -280,7 +285,7 @@ def test_a_course_with_no_playground_at_all_exits_3_saying_so(tmp_path):
     folder = pages_without_playgrounds(tmp_path)
     done = run_command(str(folder))
     assert done.returncode == 3
-    assert done.stdout.splitlines() == ["0 playgrounds on 2 pages, 0 failed; "
+    assert untimed(done.stdout) == ["2 pages, 0 playgrounds, 0 exercises: 0 failed; "
                                         "2 pages without playgrounds"]
     assert "no playground on any page" in done.stderr
 
@@ -288,10 +293,10 @@ def test_a_course_with_no_playground_at_all_exits_3_saying_so(tmp_path):
 def test_verbose_lists_the_pages_without_playgrounds_by_name(tmp_path, capsys):
     folder = pages_without_playgrounds(tmp_path)
     assert check.main([str(folder), "--verbose"]) == 3
-    assert capsys.readouterr().out.splitlines() == [
+    assert untimed(capsys.readouterr().out) == [
         f"--   {folder}/index.html: no playgrounds",
         f"--   {folder}/search.html: no playgrounds",
-        "0 playgrounds on 2 pages, 0 failed; 2 pages without playgrounds",
+        "2 pages, 0 playgrounds, 0 exercises: 0 failed; 2 pages without playgrounds",
     ]
 
 
@@ -339,10 +344,10 @@ def test_a_page_that_misbehaves_while_checked_fails_saying_what_it_did_and_the_c
     assert done.returncode == 1, done.stderr
     site = re.search(r"http://127\.0\.0\.1:\d+/", done.stdout)
     reason = reason.format(site=site and site.group())
-    assert done.stdout.splitlines() == [
+    assert untimed(done.stdout) == [
         f"FAIL {course}/lesson.html: {reason} while it was checked",
         f"ok   {course}/next.html: 1 playground, all passed",
-        "2 playgrounds on 2 pages, 0 failed; 1 page could not be checked",
+        "2 pages, 2 playgrounds, 0 exercises: 0 failed; 1 page could not be checked",
     ]
 
 
@@ -367,7 +372,7 @@ def test_timeout_must_be_a_positive_number_of_seconds(course, capsys, timeout):
 
 
 def test_without_playwright_it_says_what_to_install_from_an_index(course, monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "playwright.sync_api", None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "playwright.async_api", None)  # as if not installed
     assert check.main([str(course)]) == 4
     assert capsys.readouterr().err == (
         "autograd-playground check: the check needs Playwright beside this package: "
@@ -435,8 +440,12 @@ def test_the_installed_package_checks_a_sphinx_course_and_finds_its_broken_playg
     (source / "conf.py").write_text('extensions = ["autograd_playground.sphinx"]\n',
         encoding="utf-8")
     (source / "index.rst").write_text(LESSON_RST, encoding="utf-8")
-    built = build_sphinx(scripts, source, out)
-    assert built.returncode == 0, built.stderr
+    # Without -W: the broken playground is an error of the build, which goes on, and
+    # the page has it, with no results computed when it was built, for `check` to run.
+    built = subprocess.run([scripts / "python", "-m", "sphinx", "-q", source, out],
+                           capture_output=True, encoding="utf-8")
+    assert "index.rst:13: ERROR: playground: its code failed when the page was built: " \
+        "IndexError: list index out of range" in built.stderr, built.stderr
     done = subprocess.run([scripts / "python", "-m", "autograd_playground", "check", out,
                            "--json"], capture_output=True, encoding="utf-8", timeout=900)
     assert done.returncode == 1, done.stderr
@@ -444,10 +453,108 @@ def test_the_installed_package_checks_a_sphinx_course_and_finds_its_broken_playg
              for page in json.loads(done.stdout)["pages"]}
     assert pages == {"genindex.html": [], "search.html": [], "index.html": [
         {"index": 1, "id": "fine", "status": "passed", "error": None, "line": None,
-         "code": None, "part": None, "failed": False},
+         "code": None, "part": None, "exercise": False, "source": "index.rst:7",
+         "failed": False},
         {"index": 2, "id": "broken", "status": "error",
          "error": "IndexError: list index out of range", "line": 2,
-         "code": "print(values[3])", "part": None, "failed": True},
+         "code": "print(values[3])", "part": None, "exercise": False,
+         "source": "index.rst:12", "failed": True},
         {"index": 3, "id": "exercise", "status": "passed", "error": None, "line": None,
-         "code": None, "part": None, "failed": False},
+         "code": None, "part": None, "exercise": True, "source": "index.rst:18",
+         "failed": False},
     ]}
+
+
+def test_jobs_check_pages_side_by_side_with_the_same_verdicts(course, capsys):
+    assert check.main([str(course), "--timeout", "1", "--jobs", "1"]) == 1
+    one_at_a_time = untimed(capsys.readouterr().out)
+    assert check.main([str(course), "--timeout", "1", "--jobs", "4"]) == 1
+    assert untimed(capsys.readouterr().out) == one_at_a_time
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2", "two"])
+def test_jobs_must_be_a_number_of_pages(course, capsys, jobs):
+    with pytest.raises(SystemExit) as stop:
+        check.main([str(course), "--jobs", jobs])
+    assert stop.value.code == 2
+    assert f"{jobs!r} is not a number of pages (1 or more)" in capsys.readouterr().err
+
+
+def test_each_page_says_how_long_its_check_took(course, capsys):
+    check.main([str(course), "--timeout", "1"])
+    pages = [line for line in capsys.readouterr().out.splitlines() if line.startswith(
+        ("ok", "FAIL"))]
+    assert len(pages) == 2
+    assert all(re.search(r" \(\d+\.\d s\)$", line) for line in pages), pages
+
+
+@pytest.fixture(scope="module")
+def sourced_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A page whose playgrounds say where their code is in the page's source, as the
+    Sphinx and MkDocs builds write it: a broken one, an exercise whose check fails with a
+    message of two lines, and a good one."""
+    folder = tmp_path_factory.mktemp("sourced")
+    shutil.copytree(build.DIST, folder / "playground")
+    two_lines = exercise("c = 9", "c = 9", id="two-lines").replace(
+        '"Make c equal 10."', '"Make c equal 10.\\nTen is 9 + 1."').replace(
+        'timeout=', 'data-source="lessons/one.md:20" timeout=')
+    (folder / "one.html").write_text(local_page(
+        playground(BROKEN, id="broken", timeout=ROOMY, data_source="lessons/one.md:10"),
+        two_lines,
+        playground("print(1)", timeout=ROOMY, data_source="lessons/one.md:30"),
+    ), encoding="utf-8")
+    return folder
+
+
+def test_a_message_of_several_lines_is_indented_under_its_page(sourced_course, capsys):
+    assert check.main([str(sourced_course)]) == 1
+    assert untimed(capsys.readouterr().out) == [
+        f"FAIL {sourced_course}/one.html: 3 playgrounds, 2 failed",
+        "     playground 1 (broken): error: ZeroDivisionError: division by zero",
+        "       at line 3: print(x / y)",
+        "       in lessons/one.md:12",
+        "     playground 2 (two-lines), its solution: check failed: Make c equal 10.",
+        "       Ten is 9 + 1.",
+        "       in lessons/one.md:20",
+        "1 page, 3 playgrounds, 1 exercise: 2 failed",
+    ]
+
+
+def test_junit_has_a_case_per_playground_named_with_its_page_and_source_line(
+        sourced_course, tmp_path, capsys):
+    junit = tmp_path / "check.xml"
+    assert check.main([str(sourced_course), "--junit", str(junit), "--sources", "docs"]) == 1
+    page = f"{sourced_course}/one.html"
+    (suite,) = ElementTree.parse(junit).getroot()
+    assert (suite.get("name"), suite.get("tests"), suite.get("failures")) == (page, "3", "2")
+    cases = [(case.get("name"), case.find("failure") is not None, case.findtext("failure"))
+             for case in suite]
+    assert cases == [
+        (f"{page}, playground 1 (broken) [docs/lessons/one.md:12]", True,
+         "ZeroDivisionError: division by zero\nat line 3: print(x / y)"),
+        (f"{page}, playground 2 (two-lines), its solution [docs/lessons/one.md:20]", True,
+         "Make c equal 10.\nTen is 9 + 1."),
+        (f"{page}, playground 3 [docs/lessons/one.md:30]", False, None),
+    ]
+
+
+def test_on_github_actions_each_failure_is_an_annotation_on_its_source_line(
+        sourced_course, monkeypatch, capsys):
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    assert check.main([str(sourced_course), "--sources", "docs"]) == 1
+    page = f"{sourced_course}/one.html"
+    annotations = [line for line in capsys.readouterr().out.splitlines()
+                   if line.startswith("::")]
+    assert annotations == [
+        "::error file=docs/lessons/one.md,line=12,title=playground check::"
+        f"{page}, playground 1 (broken): error: ZeroDivisionError: division by zero",
+        "::error file=docs/lessons/one.md,line=20,title=playground check::"
+        f"{page}, playground 2 (two-lines), its solution: check failed: "
+        "Make c equal 10.%0ATen is 9 + 1.",
+    ]
+
+
+def test_without_github_actions_there_are_no_annotations(sourced_course, monkeypatch, capsys):
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    check.main([str(sourced_course)])
+    assert not [line for line in capsys.readouterr().out.splitlines() if line.startswith("::")]

@@ -55,7 +55,7 @@ def bake(code: str, site: Path, timeout_s: float = TIMEOUT_S) -> Baked:
         answer = Path(folder) / "result.json"
         try:
             done = subprocess.run(
-                [sys.executable, "-I", CHILD, site, answer], input=code, encoding="utf-8",
+                [sys.executable, "-I", "-B", CHILD, site, answer], input=code, encoding="utf-8",
                 capture_output=True, timeout=timeout_s)
         except subprocess.TimeoutExpired:
             raise BakeError(f"it ran past its time limit of {timeout_s:g} s") from None

@@ -23,22 +23,27 @@ a lesson that an engine change broke.
 from __future__ import annotations
 
 import argparse
-import functools
+import asyncio
+import contextlib
 import json
+import os
+import posixpath
 import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
+from xml.etree import ElementTree
 
 from autograd_playground import server
 from autograd_playground.built import MAX_ROWS, table_rows
 from autograd_playground.chromium import CHROMIUM_ARGS, ChromiumNotFoundError, find_chromium
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, JSHandle, Page
+    from playwright.async_api import Browser, JSHandle, Page
 
 # The exit statuses, each its own, for a CI step to tell apart (2 is argparse's, for a
 # command line it cannot read; a target that is no page is a command line's mistake too).
@@ -136,6 +141,22 @@ async (bootMs) => {
 }
 """
 
+# Each playground of the page as it loaded: its id, whether it is an exercise (checks in
+# its light DOM), and where its code is in the page's source (data-source, file:line,
+# written by the Sphinx and MkDocs builds).
+# A box the Sphinx build put where it could not build a playground (sphinx.py's
+# ERROR_BOX) counts as a playground that failed, with the box's text.
+FOUND = """
+(playgrounds) => playgrounds.map((el) => ({
+  id: el.id || null,
+  exercise: el.querySelector(':scope > script[data-role="check"]') !== null,
+  source: el.dataset.source ?? null,
+  unbuilt: el.localName === "autograd-playground" ? null : el.textContent.trim(),
+}))
+"""
+# The page's playgrounds, and the boxes where a playground could not be built, in order.
+PLAYGROUNDS = "[...document.querySelectorAll('autograd-playground, .autograd-playground-error')]"
+
 # Runs playground number `index` (from 0) of `playgrounds`, the page's as it loaded, or
 # waits for its autorun, and says how it ended; with `code`, runs that in its place (an
 # exercise's solution). `guardMs` bounds the wait beyond its timeout, should Python never
@@ -170,6 +191,7 @@ async ([playgrounds, index, guardMs, code]) => {
     messages: check?.messages ?? [],
     exercise: Boolean(el.exercise),
     solution: el.exercise?.solution ?? null,
+    source: el.dataset.source ?? null,
     built,
     output: built && el.shadowRoot.querySelector(".output").textContent,
     // Of the run's tables, what the results built hold: their first rows' cells.
@@ -196,6 +218,8 @@ class Outcome:
     line: int | None = None  # the learner's line that failed, and its text
     code: str | None = None
     part: str | None = None  # of an exercise: the code that failed, "starter" or "solution"
+    exercise: bool = False
+    source: str | None = None  # where its code begins in the page's source: "file:line"
 
     @property
     def failed(self) -> bool:
@@ -208,6 +232,7 @@ class PageReport:
     url: str
     error: str | None = None  # why it could not be checked: it did not load, or crashed
     playgrounds: list[Outcome] = field(default_factory=list)
+    seconds: float = 0.0  # how long its check took
 
 
 class CheckError(Exception):
@@ -259,7 +284,7 @@ def last_line(text: str | None) -> str | None:
 
 def outcome(index: int, ran: dict) -> Outcome:
     """An Outcome from what RUN_PLAYGROUND returned."""
-    mine = Outcome(index, ran["id"], "passed")
+    mine = Outcome(index, ran["id"], "passed", exercise=ran["exercise"], source=ran["source"])
     if ran["status"] is None:
         mine.status, mine.error = "error", "no result: Python never answered"
     elif ran["status"] in ("stopped", "error") and ran["phase"].startswith("failed"):
@@ -281,12 +306,21 @@ def outcome(index: int, ran: dict) -> Outcome:
     return mine
 
 
+def unbuilt(i: int, found: dict) -> Outcome:
+    """A box where the docs build could not make playground number `i` (from 0)."""
+    return Outcome(i + 1, None, "not built", found["unbuilt"], source=found["source"])
+
+
 def stale(ran: dict) -> str | None:
     """What of the results built the run's own differ in (its output, a table's row), or
     None when they are the same."""
     if ran["built"]["output"] != ran["output"]:
         return "its output"
-    built, live = ran["built"]["rows"], table_rows(ran["tables"])
+    # The cells' text, not their titles: a title holds a number's every digit, and
+    # CPython's libm and the browser's may differ in a float's last bits, which the
+    # table's 6 significant digits never show.
+    built, live = ([[[text for text, _ in row] for row in table] for table in rows]
+                   for rows in (ran["built"]["rows"], table_rows(ran["tables"])))
     if len(built) != len(live):
         return f"{len(built)} tables where the run gives {len(live)}"
     for t, (built_rows, live_rows) in enumerate(zip(built, live, strict=True), 1):
@@ -299,85 +333,110 @@ def stale(ran: dict) -> str | None:
 def starter_passed(index: int, ran: dict) -> Outcome:
     """An exercise's starter code, which the learner is to finish, passed its checks."""
     return Outcome(index, ran["id"], "starter passed", "it passes every check, so it leaves "
-                   "the learner nothing to do", part="starter")
+                   "the learner nothing to do", part="starter", exercise=True,
+                   source=ran["source"])
 
 
-def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageReport:
+async def check_page(browser: Browser, name: str, url: str, timeout: float) -> PageReport:
     """Open `url` in a fresh context and run its playgrounds one after the other."""
-    from playwright.sync_api import Error
+    from playwright.async_api import Error
 
     report = PageReport(name, url)
-    context = browser.new_context()
-    context.add_init_script(script=LIMIT_AUTORUNS.replace("LIMIT_RUNS", LIMIT_RUNS)
+    began = time.monotonic()
+    context = await browser.new_context()
+    await context.add_init_script(script=LIMIT_AUTORUNS.replace("LIMIT_RUNS", LIMIT_RUNS)
                             .replace("DEFAULT_TIMEOUT", json.dumps(timeout)))
-    context.add_init_script(script=STAY_ON_PAGE)
+    await context.add_init_script(script=STAY_ON_PAGE)
     try:
-        page = context.new_page()
+        page = await context.new_page()
         try:
-            response = page.goto(url, wait_until="load", timeout=LOAD_S * 1000)
+            response = await page.goto(url, wait_until="load", timeout=LOAD_S * 1000)
         except Error as error:
             report.error = f"did not load: {first_line(error.message)}"
             return report
         if response is not None and not response.ok:
             report.error = f"did not load: HTTP {response.status} {response.status_text}"
             return report
-        playgrounds = page.evaluate_handle(
-            "[...document.querySelectorAll('autograd-playground')]")
-        ids = page.evaluate("playgrounds => playgrounds.map(el => el.id || null)", playgrounds)
-        if ids and not page.evaluate("Boolean(customElements.get('autograd-playground'))"):
-            why = "<autograd-playground> is not defined: did the page's embed.js load?"
-            report.playgrounds = [Outcome(i + 1, id_, "not run", why) for i, id_ in enumerate(ids)]
+        playgrounds = await page.evaluate_handle(PLAYGROUNDS)
+        found = await page.evaluate(FOUND, playgrounds)
+
+        def none_run(why: str) -> list[Outcome]:
+            return [Outcome(i + 1, one["id"], "not run", why, exercise=one["exercise"],
+                            source=one["source"]) if one["unbuilt"] is None
+                    else unbuilt(i, one) for i, one in enumerate(found)]
+        elements = [one for one in found if one["unbuilt"] is None]
+        if elements and not await page.evaluate(
+                "Boolean(customElements.get('autograd-playground'))"):
+            report.playgrounds = none_run(
+                "<autograd-playground> is not defined: did the page's embed.js load?")
             return report
-        not_started = ids and page.evaluate(START_PYTHON, BOOT_S * 1000)
+        not_started = elements and await page.evaluate(START_PYTHON, BOOT_S * 1000)
         if not_started:
-            why = (f"Python did not start: {not_started}" if not_started.startswith("failed")
-                   else f"Python did not start within {BOOT_S} s (it was {not_started})")
-            report.playgrounds = [Outcome(i + 1, id_, "not run", why) for i, id_ in enumerate(ids)]
+            report.playgrounds = none_run(
+                f"Python did not start: {not_started}" if not_started.startswith("failed")
+                else f"Python did not start within {BOOT_S} s (it was {not_started})")
             return report
         python_gone = False  # then the page's other playgrounds cannot run
-        for i, id_ in enumerate(ids):
-            if python_gone:
-                report.playgrounds.append(Outcome(i + 1, id_, "not run",
-                                                  "Python failed on an earlier playground"))
+        for i, one in enumerate(found):
+            if one["unbuilt"] is not None:
+                report.playgrounds.append(unbuilt(i, one))
                 continue
-            page.evaluate(LIMIT_RUNS, timeout)  # for playgrounds added since
-            ran = page.evaluate(RUN_PLAYGROUND, [playgrounds, i, BOOT_S * 1000, None])
+            if python_gone:
+                report.playgrounds.append(
+                    none_run("Python failed on an earlier playground")[i])
+                continue
+            await page.evaluate(LIMIT_RUNS, timeout)  # for playgrounds added since
+            ran = await page.evaluate(RUN_PLAYGROUND, [playgrounds, i, BOOT_S * 1000, None])
             python_gone = ran["status"] is None or ran["phase"].startswith("failed")
             if ran["exercise"] and not python_gone:
-                ran, verdict = check_exercise(page, playgrounds, i, ran)
+                ran, verdict = await check_exercise(page, playgrounds, i, ran)
                 python_gone = ran["status"] is None or ran["phase"].startswith("failed")
             else:
                 verdict = outcome(i + 1, ran)
             report.playgrounds.append(verdict)
-            why = page.evaluate(WHY_STOP, playgrounds)
+            why = await page.evaluate(WHY_STOP, playgrounds)
             if why:
                 report.error = f"{why} while it was checked"
                 break
     except Error as error:  # the page crashed or closed
         report.error = f"broke: {first_line(error.message)}"
     finally:
-        context.close()
+        await context.close()
+        report.seconds = round(time.monotonic() - began, 1)
     return report
 
 
-def check_exercise(page: Page, playgrounds: JSHandle, i: int, starter: dict,
-                   ) -> tuple[dict, Outcome]:
+async def check_exercise(page: Page, playgrounds: JSHandle, i: int, starter: dict,
+                         ) -> tuple[dict, Outcome]:
     """An exercise passes when its starter code (`starter`, its run) does not pass its
     checks, and its solution, if it has one, does: the last run, and the verdict."""
     if starter["check"] == "passed":
         return starter, starter_passed(i + 1, starter)
     if starter["solution"] is None:
-        return starter, Outcome(i + 1, starter["id"], "passed")
-    ran = page.evaluate(RUN_PLAYGROUND, [playgrounds, i, BOOT_S * 1000, starter["solution"]])
+        return starter, Outcome(i + 1, starter["id"], "passed", exercise=True,
+                                source=starter["source"])
+    ran = await page.evaluate(RUN_PLAYGROUND,
+                              [playgrounds, i, BOOT_S * 1000, starter["solution"]])
     verdict = outcome(i + 1, ran)
     if verdict.failed:
         verdict.part = "solution"
     return ran, verdict
 
 
-def where(report: PageReport, one: Outcome) -> str:
-    place = f"{report.page}, playground {one.index}" + (f" ({one.id})" if one.id else "")
+def where(one: Outcome) -> str:
+    """The playground on its page: its place, its id and the part of it that failed."""
+    place = f"playground {one.index}" + (f" ({one.id})" if one.id else "")
     return place + (f", its {one.part}" if one.part else "")
+
+
+def source_line(one: Outcome, sources: str = "") -> tuple[str, int] | None:
+    """The source file (under `sources`, the folder the pages were built from) and line of
+    the failure, where the page says where its code is: the learner's failing line
+    counted from the code's first line."""
+    file, _, first = (one.source or "").rpartition(":")
+    if not file or not first.isdigit():
+        return None
+    return posixpath.join(sources, file), int(first) + (one.line - 1 if one.line else 0)
 
 
 def without_playgrounds(report: PageReport) -> bool:
@@ -386,34 +445,46 @@ def without_playgrounds(report: PageReport) -> bool:
     return report.error is None and not report.playgrounds
 
 
-def describe(reports: list[PageReport], verbose: bool = False) -> str:
-    """The report for people: each page with playgrounds (`verbose`: each page), each
-    failure, and a summary line."""
+def indented(text: str, by: str) -> list[str]:
+    """`text`'s lines, each after `by`: a message of several lines stays under its page."""
+    return [by + line for line in text.splitlines() or [""]]
+
+
+def describe(reports: list[PageReport], verbose: bool = False, sources: str = "") -> str:
+    """The report for people: each page with playgrounds (`verbose`: each page) and how
+    long it took, each failure indented under its page, and a summary line."""
     lines = []
     for report in reports:
         failed = [one for one in report.playgrounds if one.failed]
+        took = f" ({report.seconds:.1f} s)"
         if without_playgrounds(report):
             if verbose:
-                lines.append(f"--   {report.page}: no playgrounds")
+                lines.append(f"--   {report.page}: no playgrounds{took}")
         elif report.error:
-            lines.append(f"FAIL {report.page}: {report.error}")
+            lines.append(f"FAIL {report.page}: {report.error}{took}")
         else:
             verdict = f"{len(failed)} failed" if failed else "all passed"
             lines.append(f"{'FAIL' if failed else 'ok  '} {report.page}: "
-                         f"{count(len(report.playgrounds), 'playground')}, {verdict}")
+                         f"{count(len(report.playgrounds), 'playground')}, {verdict}{took}")
         for one in failed:
-            lines.append(f"     {where(report, one)}: {one.status}: {one.error}")
+            first, *more = (one.error or "").splitlines() or [""]
+            lines.append(f"     {where(one)}: {one.status}: {first}")
+            lines += [line for text in more for line in indented(text, "       ")]
             if one.line:
                 lines.append(f"       at line {one.line}: {one.code}")
+            if source_line(one, sources):
+                lines.append("       in {}:{}".format(*source_line(one, sources)))
     lines.append(summary(reports))
     return "\n".join(lines)
 
 
 def summary(reports: list[PageReport]) -> str:
+    """`3 pages, 12 playgrounds, 3 exercises: 1 failed`, and the pages that could not be
+    checked or have no playground."""
     playgrounds = [one for report in reports for one in report.playgrounds]
-    failed = sum(one.failed for one in playgrounds)
-    text = f"{count(len(playgrounds), 'playground')} on {count(len(reports), 'page')}, "
-    text += f"{failed} failed"
+    text = (f"{count(len(reports), 'page')}, {count(len(playgrounds), 'playground')}, "
+            f"{count(sum(one.exercise for one in playgrounds), 'exercise')}: "
+            f"{sum(one.failed for one in playgrounds)} failed")
     unchecked = sum(report.error is not None for report in reports)
     if unchecked:
         text += f"; {count(unchecked, 'page')} could not be checked"
@@ -448,11 +519,63 @@ def as_json(reports: list[PageReport]) -> str:
     }, indent=2)
 
 
-def check(targets: list[str], timeout: float) -> list[PageReport]:
-    """Check every page of `targets`, in one headless Chromium."""
+def as_junit(reports: list[PageReport], sources: str = "") -> str:
+    """JUnit XML, as CI systems show test results: a suite per page, a test case per
+    playground (an exercise's starter and solution are one case), named with its page and
+    its source line where the page gives one; a page that could not be checked is one
+    failing case of its own."""
+    suites = ElementTree.Element("testsuites", name="autograd-playground check")
+    for report in reports:
+        failures = sum(one.failed for one in report.playgrounds) + (report.error is not None)
+        suite = ElementTree.SubElement(
+            suites, "testsuite", name=report.page, time=f"{report.seconds:.1f}",
+            tests=str(len(report.playgrounds) + (report.error is not None)),
+            failures=str(failures))
+        for one in report.playgrounds:
+            name = f"{report.page}, {where(one)}"
+            if source_line(one, sources):
+                name += " [{}:{}]".format(*source_line(one, sources))
+            case = ElementTree.SubElement(suite, "testcase", classname=report.page, name=name)
+            if one.failed:
+                failure = ElementTree.SubElement(case, "failure", message=one.status)
+                failure.text = "\n".join(filter(None, (
+                    one.error, one.line and f"at line {one.line}: {one.code}")))
+        if report.error:
+            case = ElementTree.SubElement(suite, "testcase", classname=report.page,
+                                          name=f"{report.page}, the page")
+            ElementTree.SubElement(case, "failure", message="not checked").text = report.error
+    ElementTree.indent(suites)
+    return ElementTree.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def annotations(reports: list[PageReport], sources: str = "") -> list[str]:
+    """GitHub Actions' workflow commands that mark each failure in the pull request: on
+    the source file and line where the page says where the playground's code is, else
+    on the page."""
+    def escaped(text: str, more: str = "") -> str:
+        for char, code in (("%", "%25"), ("\r", "%0D"), ("\n", "%0A"), *(
+                (c, f"%{ord(c):02X}") for c in more)):
+            text = text.replace(char, code)
+        return text
+
+    lines = []
+    for report in reports:
+        failed = [one for one in report.playgrounds if one.failed]
+        if report.error:
+            lines.append(f"::error title={escaped(report.page, ':,')}::{escaped(report.error)}")
+        for one in failed:
+            message = escaped(f"{report.page}, {where(one)}: {one.status}: {one.error}")
+            place = source_line(one, sources)
+            at = (f"file={escaped(place[0], ':,')},line={place[1]}," if place else "")
+            lines.append(f"::error {at}title={escaped('playground check', ':,')}::{message}")
+    return lines
+
+
+def check(targets: list[str], timeout: float, jobs: int = 1) -> list[PageReport]:
+    """Check every page of `targets`, in one headless Chromium, `jobs` pages at a time."""
     found = [pages_of(target) for target in targets]
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.async_api import async_playwright
     except ImportError:
         raise CheckError("the check needs Playwright beside this package: pip install "
                          "'playwright>=1.49,<2' (what the wheel's check extra installs)",
@@ -461,30 +584,37 @@ def check(targets: list[str], timeout: float) -> list[PageReport]:
         chromium = find_chromium()
     except ChromiumNotFoundError as missing:
         raise CheckError(str(missing), EXIT_NO_CHROMIUM) from None
-    return in_own_thread(functools.partial(check_all, sync_playwright, chromium, found,
-                                           timeout))
+    return in_own_thread(lambda: asyncio.run(
+        check_all(async_playwright, chromium, found, timeout, jobs)))
 
 
-def check_all(sync_playwright: Callable, chromium: Path,
-              found: list[tuple[Path | None, list[tuple[str, str]]]],
-              timeout: float) -> list[PageReport]:
-    reports: list[PageReport] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        for folder, pages in found:
-            if folder is None:
-                reports += [check_page(browser, name, url, timeout) for name, url in pages]
-                continue
-            with server.serving(folder) as base:  # isolated: Stop interrupts
-                reports += [check_page(browser, name, base + path, timeout)
-                            for name, path in pages]
-        browser.close()
-    return reports
+async def check_all(async_playwright: Callable, chromium: Path,
+                    found: list[tuple[Path | None, list[tuple[str, str]]]],
+                    timeout: float, jobs: int) -> list[PageReport]:
+    """Each page in a browser context of its own, `jobs` at a time, in one browser; the
+    reports in the order of the pages."""
+    slots = asyncio.Semaphore(jobs)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=chromium,
+                                                   args=CHROMIUM_ARGS)
+
+        async def one(name: str, url: str) -> PageReport:
+            async with slots:
+                return await check_page(browser, name, url, timeout)
+        with contextlib.ExitStack() as servers:
+            urls = []
+            for folder, pages in found:
+                base = "" if folder is None else servers.enter_context(
+                    server.serving(folder))  # isolated: Stop interrupts
+                urls += [(name, base + path) for name, path in pages]
+            reports = await asyncio.gather(*(one(name, url) for name, url in urls))
+        await browser.close()
+    return list(reports)
 
 
 def in_own_thread(work: Callable[[], list[PageReport]]) -> list[PageReport]:
-    """Run `work` in a thread of its own: Playwright's sync API refuses a thread whose
-    asyncio loop runs, as a notebook's does (or a test process that drives a browser)."""
+    """Run `work` in a thread of its own: asyncio.run refuses a thread whose loop runs, as
+    a notebook's does (or a test process that drives a browser)."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(work).result()
 
@@ -498,6 +628,13 @@ def seconds(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
     return value
+
+
+def jobs(text: str) -> int:
+    """--jobs's value: a whole number of pages, 1 or more."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of pages (1 or more)")
+    return int(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -517,13 +654,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true",
                         help="list the pages without playgrounds too (otherwise only "
                              "counted)")
+    parser.add_argument("--jobs", type=jobs, default=1, metavar="N",
+                        help="check N pages at a time, each in a browser context of its own "
+                             "(default: 1)")
+    parser.add_argument("--junit", type=Path, metavar="FILE",
+                        help="also write the report as JUnit XML into FILE")
+    parser.add_argument("--sources", default="", metavar="DIR",
+                        help="the folder the pages were built from, as CI names it (e.g. "
+                             "docs): the source files' paths in annotations and JUnit start "
+                             "with it")
     args = parser.parse_intermixed_args(argv)
     try:
-        reports = check(args.targets, args.timeout)
+        reports = check(args.targets, args.timeout, args.jobs)
     except CheckError as error:
         print(f"autograd-playground check: {error}", file=sys.stderr)
         return error.status
-    print(as_json(reports) if args.json else describe(reports, args.verbose))
+    print(as_json(reports) if args.json else describe(reports, args.verbose, args.sources))
+    if args.junit:
+        args.junit.write_text(as_junit(reports, args.sources), encoding="utf-8")
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        print("\n".join(annotations(reports, args.sources)))
     status = exit_status(reports)
     if status == EXIT_NOTHING_TO_CHECK:
         print("autograd-playground check: no playground on any page: is this the course's "

@@ -70,14 +70,18 @@ def python_script(role: str, code: str) -> str:
 
 
 def playground_html(code: str, attributes: dict[str, str | None],
-                    exercise: Exercise | None = None, built: str = "") -> str:
+                    exercise: Exercise | None = None, built: str = "",
+                    source: str | None = None) -> str:
     """The element holding `code` as text, with `attributes` (None or "" for a flag), the
-    results computed when the page was built (built.py's HTML, after the code) and the
-    parts of `exercise`, if it is one."""
+    results computed when the page was built (built.py's HTML, after the code), the parts
+    of `exercise`, if it is one, and `source`, where its code's first line is in the page's
+    source ("file:line", for `check` to point at)."""
     check(attributes)
     opening = "".join(
         f" {name}" if name in FLAGS else f' {name}="{html.escape(value, quote=True)}"'
         for name, value in attributes.items())
+    if source:
+        opening += f' data-source="{html.escape(source, quote=True)}"'
     parts = f"{built}\n" if built else ""
     if exercise:
         parts += "".join(python_script("check", text) for text in exercise.checks)

@@ -33,7 +33,7 @@ from mkdocs.structure.pages import Page
 from .bake import BakeError
 from .built import results_html
 from .element import Exercise, OptionError, playground_html
-from .parts import PartError, marked_parts
+from .parts import PartError, blank_lines_before, marked_parts
 from .site import export, site
 from .sources import Found, SourceError, markdown_playgrounds, parse_attributes
 
@@ -68,15 +68,16 @@ class PlaygroundPlugin(BasePlugin):
         config.markdown_extensions.append(WholeElements())
         return config
 
-    def element(self, found: Found) -> str:
-        """The element's HTML for a fence, with its body's parts (parts.py)."""
+    def element(self, found: Found, source: str) -> str:
+        """The element's HTML for a fence, with its body's parts (parts.py), and `source`,
+        where its code begins."""
         body = marked_parts(found.text)
         hints = [self.hints.reset().convert(hint) for hint in body.texts("hint")]
         exercise = Exercise(body.texts("check"), hints, body.solution)
         attributes = parse_attributes(found.attributes)
         playground_html(body.code, attributes, exercise)  # says what it cannot take, first
         built = results_html(body.code, attributes, bool(exercise.checks), site())
-        return playground_html(body.code, attributes, exercise, built)
+        return playground_html(body.code, attributes, exercise, built, source)
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig,
                          files: Files) -> str:
@@ -89,7 +90,9 @@ class PlaygroundPlugin(BasePlugin):
             if found.kind != "fence":  # a raw element goes through Markdown whole
                 return None
             try:
-                slots.append(self.element(found))
+                # The code begins on the line after the fence's, but for blank lines.
+                first = skipped + found.line + 1 + blank_lines_before(found.text)
+                slots.append(self.element(found, f"{page.file.src_uri}:{first}"))
             except PartError as error:
                 raise PluginError(f"{page.file.src_uri}:{skipped + found.line + error.line + 1}"
                                   f": playground: {error}") from None

@@ -65,6 +65,13 @@ def trimmed(lines: list[str]) -> str:
     return textwrap.dedent("\n".join(lines)).strip("\n")
 
 
+def blank_lines_before(text: str) -> int:
+    """How many blank lines come before `text`'s first line of code (trimmed drops them):
+    where the code begins in the page's source."""
+    lines = text.split("\n")
+    return next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+
+
 def directive_parts(body: str) -> Body:
     """The code and parts of a Sphinx playground directive's content (rST or MyST)."""
     lines = body.split("\n")
