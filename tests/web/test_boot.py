@@ -21,6 +21,7 @@ import pytest
 import build
 
 from .conftest import NO_SNAPSHOT, RUN_MS, SNAPSHOT, Playground, set_deadlines
+from .pages import PlaygroundAt, course_page, playground
 from .test_run import CHAPTER_ROWS
 from .test_stop import LOOP, SWALLOW
 
@@ -145,6 +146,34 @@ def test_without_a_usable_snapshot_python_boots_fresh_and_says_why(new_context, 
     assert playground.rows() == CHAPTER_ROWS
     size = json.loads((build.DIST / "site.json").read_text(encoding="utf-8"))["snapshot"]["size"]
     assert NO_SNAPSHOT + why.format(size=size) in warnings
+    assert [url for url in urls if url.endswith(".whl")] != []  # the engine, from its wheel
+
+
+SNAPSHOT_STALL_MS = 1_000  # the tests' deadline for a stalled snapshot, from the page's 5 s
+EXAMPLE = (build.ROOT / "web" / "shared" / "example.py").read_text(encoding="utf-8")
+# A screen and more above the playground: Python starts once it is seen, not as the page
+# opens, so that the test sets the deadline first.
+BELOW_THE_FOLD = '<div style="height: 300vh"></div>\n'
+
+
+def test_a_snapshot_download_that_stalls_gives_way_to_a_fresh_boot_saying_so(new_context,
+                                                                              site, pages):
+    context = new_context()
+    urls, warnings = requests_and_warnings(context)
+    context.route(SNAPSHOT, lambda route: None)  # held: not a byte of it ever comes
+    page = context.new_page()
+    page.goto(pages.add("stall.html", course_page(site, BELOW_THE_FOLD, playground(EXAMPLE))))
+    page.wait_for_function("() => customElements.get('autograd-playground') !== undefined")
+    set_deadlines(page, snapshotStallMs=SNAPSHOT_STALL_MS)
+    stalled = PlaygroundAt(page, "autograd-playground")
+    assert stalled.state == "loading"  # Python not started yet
+    stalled.record_statuses()
+    assert stalled.run() == "done"
+    assert stalled.rows() == CHAPTER_ROWS
+    assert any(status.startswith("starting Python without its snapshot, whose download "
+                                 "stalled… Your run is queued") for status in stalled.statuses_shown)
+    assert [text for text in warnings if text.startswith(
+        NO_SNAPSHOT + "snapshot/memory.gz stalled: no byte of Python's files came for ")] != []
     assert [url for url in urls if url.endswith(".whl")] != []  # the engine, from its wheel
 
 

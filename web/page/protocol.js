@@ -13,7 +13,11 @@ const MAX_TABLES = 100;
 const MAX_NOTES = 3;
 export const MAX_ERROR_CHARS = 100_000;
 const MAX_TEXT_CHARS = 10_000;
-const PHASES = ["starting Python", "installing the engine"];
+const PHASES = [
+  "starting Python",
+  "starting Python without its snapshot, whose download stalled",
+  "installing the engine",
+];
 // Far beyond what Python's start downloads (about 18 MB).
 const MAX_DOWNLOAD_BYTES = 1_000_000_000;
 const STATUSES = ["done", "error", "stopped"];

@@ -114,7 +114,10 @@ export class Runtime extends EventTarget {
     );
     const { wasm, memory } = this;
     this.memory = null; // the worker's now, until it hands it back
-    const boot = { type: "boot", port: port2, interrupt: this.buffer, mailbox, wasm, memory, build: BUILD_ID };
+    const boot = {
+      type: "boot", port: port2, interrupt: this.buffer, mailbox, wasm, memory, build: BUILD_ID,
+      snapshotStallMs: deadlines.snapshotStallMs,
+    };
     this.worker.postMessage(boot, memory ? [port2, memory] : [port2]);
   }
 
