@@ -169,6 +169,9 @@ class AutogradPlayground extends HTMLElement {
     this.loadingBytes = element("span");
     this.loading = element("span", { className: "loading", hidden: true }, [this.loadingBar, this.loadingBytes]);
     this.notice = element("span", { className: "notice", role: "status" });
+    // While Python could not start (onPhase).
+    this.retryButton = button("Retry", "Start Python again", () => this.runtime.retry());
+    this.retryButton.hidden = true;
     this.downloadButton = button("Download .py", "Save the code as a Python file", () => downloadPy(this.offered()));
     this.downloadButton.hidden = true;
     this.link = element("input", { className: "link", readOnly: true, hidden: true, ariaLabel: "Share link" });
@@ -197,6 +200,7 @@ class AutogradPlayground extends HTMLElement {
         button("Share", "Copy a link that opens this code", () => this.share()),
         ...(this.keeper ? [this.keeper.switch] : []),
         this.status,
+        this.retryButton,
         this.loading,
         ...(this.live ? [this.live.note] : []),
         this.notice,
@@ -337,14 +341,20 @@ class AutogradPlayground extends HTMLElement {
     if (this.view) this.editor.markLine(this.view, line);
   }
 
+  /** Python's phase changed: said in the status line. While Python could not start, the
+   *  playground is in error and offers to start it again; once it starts again, it is
+   *  loading, then ready. */
   onPhase() {
     const phase = this.runtime.phase;
+    const failed = phase.startsWith("failed");
+    if (failed) this.state = "error";
+    else if (!this.retryButton.hidden && this.state === "error") this.state = "loading";
+    this.retryButton.hidden = !failed;
+    if (phase === "ready" && this.state === "loading") this.state = "ready";
     if (phase === "ready" && !this.announced) {
       this.announced = true;
-      if (this.state === "loading") this.state = "ready";
       this.dispatchEvent(new Event("ready"));
     }
-    if (phase.startsWith("failed")) this.state = "error";
     if (this.state !== "running") this.setStatus(phaseText(phase));
     else if (!this.runtime.ready) this.setStatus(queuedText(phase));
     this.onProgress();
