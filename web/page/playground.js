@@ -37,7 +37,7 @@ import { Exercise } from "./exercise.js";
 import exerciseCss from "./exercise.css";
 import { Keeper } from "./keeper.js";
 import { PASSES } from "./progress.js";
-import { inViewNow, onFirstSight } from "./lazy.js";
+import { inViewNow, onFirstSight, retryable } from "./lazy.js";
 import { Live } from "./live.js";
 import { cssHeight, isLive, optionsSheet, timeoutMs } from "./options.js";
 import { frameBudget, OutputView } from "./output.js";
@@ -71,8 +71,9 @@ let showsDownload = null;
 
 // CodeMirror is most of the page's JavaScript: fetch it alongside, so that
 // nothing delays starting Python, and show the code as plain text until then
-// (and until the playground comes into view: a page may hold many).
-const editorModule = import("./editor.js");
+// (and until the playground comes into view: a page may hold many). A load that
+// failed is tried again when the learner asks (mountEditor).
+const editorModule = retryable(() => import("./editor.js"));
 
 const sheet = new CSSStyleSheet();
 sheet.replaceSync(css + graphCss + proseCss + exerciseCss + plotsCss);
@@ -121,8 +122,19 @@ class AutogradPlayground extends HTMLElement {
     });
   }
 
+  /** The editor in place of the plain code; if it cannot load, the code stays as text
+   *  (Run runs it: see `code`), and a note says why, with a Retry button. */
   async mountEditor() {
-    this.editor = await editorModule;
+    this.editorFailed.hidden = true;
+    try {
+      this.editor = await editorModule();
+    } catch (error) {
+      this.editorFailed.firstChild.textContent =
+        `The editor could not load: ${error.message}. Your code is shown as text, and Run runs it. `;
+      this.editorFailed.hidden = false;
+      return;
+    }
+    this.editorFailed.remove();
     this.view = this.newView(this.pendingCode);
     this.placeholder.remove();
     if (this.errorLine) this.markLine(this.errorLine); // a run that ended before it was seen
@@ -188,7 +200,11 @@ class AutogradPlayground extends HTMLElement {
     this.linkViews();
     this.pendingCode = this.initialCode();
     this.placeholder = element("pre", { className: "placeholder", textContent: this.pendingCode });
-    const editorBox = element("div", { className: "editor" }, [this.placeholder]);
+    this.editorFailed = element("p", { className: "editor-failed", role: "alert", hidden: true }, [
+      element("span"),
+      button("Retry", "Load the editor again", () => this.mountEditor()),
+    ]);
+    const editorBox = element("div", { className: "editor" }, [this.editorFailed, this.placeholder]);
     root.append(element("div", { className: "playground" }, [
       element("div", { className: "toolbar" }, [
         this.runButton,
