@@ -170,8 +170,8 @@ def test_a_snapshot_download_that_stalls_gives_way_to_a_fresh_boot_saying_so(new
     stalled.record_statuses()
     assert stalled.run() == "done"
     assert stalled.rows() == CHAPTER_ROWS
-    assert any(status.startswith("starting Python without its snapshot, whose download "
-                                 "stalled… Your run is queued") for status in stalled.statuses_shown)
+    said = "starting Python without its snapshot, whose download stalled… Your run is queued"
+    assert any(status.startswith(said) for status in stalled.statuses_shown)
     assert [text for text in warnings if text.startswith(
         NO_SNAPSHOT + "snapshot/memory.gz stalled: no byte of Python's files came for ")] != []
     assert [url for url in urls if url.endswith(".whl")] != []  # the engine, from its wheel
