@@ -13,7 +13,10 @@ import json
 import shutil
 import struct
 import subprocess
+import threading
 import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import pairwise
 
 import pytest
@@ -21,6 +24,7 @@ import pytest
 import build
 
 from .conftest import NO_SNAPSHOT, RUN_MS, SNAPSHOT, Playground, set_deadlines
+from .pages import PlaygroundAt, course_page, playground
 from .test_run import CHAPTER_ROWS
 from .test_stop import LOOP, SWALLOW
 
@@ -145,6 +149,70 @@ def test_without_a_usable_snapshot_python_boots_fresh_and_says_why(new_context, 
     assert playground.rows() == CHAPTER_ROWS
     size = json.loads((build.DIST / "site.json").read_text(encoding="utf-8"))["snapshot"]["size"]
     assert NO_SNAPSHOT + why.format(size=size) in warnings
+    assert [url for url in urls if url.endswith(".whl")] != []  # the engine, from its wheel
+
+
+SNAPSHOT_STALL_MS = 1_000  # the tests' deadline for a stalled snapshot, from the page's 5 s
+EXAMPLE = (build.ROOT / "web" / "shared" / "example.py").read_text(encoding="utf-8")
+# A screen and more above the playground: Python starts once it is seen, not as the page
+# opens, so that the test sets the deadline first.
+BELOW_THE_FOLD = '<div style="height: 300vh"></div>\n'
+
+
+@pytest.fixture
+def cut_off() -> Iterator[str]:
+    """A server that answers with the snapshot's headers and first megabyte, then sends
+    nothing more (until the test ends): a connection gone quiet mid-download."""
+    body = (build.DIST / "snapshot" / "memory.gz").read_bytes()
+    over = threading.Event()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/gzip")
+            self.send_header("Content-Length", str(len(body)))
+            # Another origin than the site's: the worker's fetch, routed here, must be let in.
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.send_header("Cross-Origin-Resource-Policy", "cross-origin")
+            self.end_headers()
+            self.wfile.write(body[:1_000_000])
+            self.wfile.flush()
+            over.wait()
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/snapshot/memory.gz"
+    over.set()
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("stall", ["held", "cut off"])
+def test_a_snapshot_download_that_stalls_gives_way_to_a_fresh_boot_saying_so(new_context,
+                                                                              site, pages,
+                                                                              cut_off, stall):
+    context = new_context()
+    urls, warnings = requests_and_warnings(context)
+    if stall == "held":  # not a byte of it ever comes
+        context.route(SNAPSHOT, lambda route: None)
+    else:  # a megabyte, then nothing
+        context.route(SNAPSHOT, lambda route: route.continue_(url=cut_off))
+    page = context.new_page()
+    page.goto(pages.add("stall.html", course_page(site, BELOW_THE_FOLD, playground(EXAMPLE))))
+    page.wait_for_function("() => customElements.get('autograd-playground') !== undefined")
+    set_deadlines(page, snapshotStallMs=SNAPSHOT_STALL_MS)
+    stalled = PlaygroundAt(page, "autograd-playground")
+    assert stalled.state == "loading"  # Python not started yet
+    stalled.record_statuses()
+    assert stalled.run() == "done"
+    assert stalled.rows() == CHAPTER_ROWS
+    said = "starting Python without its snapshot, whose download stalled… Your run is queued"
+    assert any(status.startswith(said) for status in stalled.statuses_shown)
+    assert [text for text in warnings if text.startswith(
+        NO_SNAPSHOT + "snapshot/memory.gz stalled: no byte of Python's files came for ")] != []
     assert [url for url in urls if url.endswith(".whl")] != []  # the engine, from its wheel
 
 

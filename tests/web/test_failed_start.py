@@ -1,5 +1,6 @@
-"""When Python cannot start, the page says why, Run says it cannot run and tries again,
-and nothing stays "running"; a start that falls silent is tried again in a fresh worker."""
+"""When Python cannot start, the page says why and offers to start it again (Retry); Run
+says it cannot run, and nothing stays "running"; a start that falls silent is tried again
+in a fresh worker."""
 
 from __future__ import annotations
 
@@ -31,20 +32,29 @@ def test_a_failed_start_says_why_and_run_ends_saying_it_cannot_run(new_context, 
     playground.page.goto(site)
     playground.wait_for("error")
     assert playground.element.locator(".status").inner_text().startswith(f"failed: {why}")
+    assert playground.button("Retry").is_visible()
     assert playground.run() == "error"
     assert playground.output.startswith(f"Python could not start: {why}")
-    assert "Press Run to try again." in playground.output
+    assert "Press Retry to start it again." in playground.output
     assert "failed: " in playground.element.locator(".status").inner_text()
+    assert playground.python_starts == 1  # Run started none: it ended at once
 
 
-def test_run_tries_again_and_runs_once_python_can_start(new_context, site):
+def test_retry_starts_python_again_and_a_run_works_once_it_can_start(new_context, site):
     context = new_context()
     context.route("**/site.json", lambda route: route.fulfill(body="<html>"))
     playground = Playground(context.new_page())
     playground.page.goto(site)
     playground.wait_for("error")
-    context.unroute("**/site.json")
-    assert playground.run("print('at last')") == "done"
+    code = "print('at last')"
+    assert playground.run(code) == "error"
+    assert playground.output.startswith("Python could not start: site.json is not JSON")
+    context.unroute("**/site.json")  # the site's folder is whole again
+    playground.button("Retry").click()
+    assert playground.wait_for("ready") == "ready"
+    assert playground.button("Retry").is_hidden()
+    assert playground.code == code
+    assert playground.run() == "done"
     assert playground.output.strip() == "at last"
 
 
@@ -79,13 +89,14 @@ def test_a_start_that_falls_silent_is_tried_again_in_a_fresh_worker(new_context,
     assert len(asked) == 2  # one request for the wasm per worker
 
 
-def test_a_start_that_falls_silent_twice_fails_saying_so_and_run_tries_again(new_context,
-                                                                           site):
+def test_a_start_that_falls_silent_twice_fails_saying_so_and_retry_starts_again(new_context,
+                                                                               site):
     playground, asked = silent_start(new_context, site, answered=0)
     assert playground.run("print('at last')") == "error"
     assert playground.output.startswith("Python could not start: Python stalled as it "
                                         "started, twice (nothing came from it for ")
     assert len(asked) == 2
     playground.page.context.unroute(WASM)
+    playground.button("Retry").click()
     assert playground.run() == "done"
     assert playground.output.strip() == "at last"

@@ -32,6 +32,9 @@ export const deadlines = {
   // progress, a phase) before its worker is taken for stalled: a fresh one is
   // started, and if that stalls too, Python could not start (Run tries again).
   bootStallMs: 60000,
+  // How long the memory snapshot's download may go without a byte of any of Python's
+  // files before it is given up and Python boots without it (read as Python starts).
+  snapshotStallMs: 5000,
   // How long Python may load before its progress bar shows: a load from the
   // browser's caches is over sooner, and shows none.
   progressDelayMs: 500,

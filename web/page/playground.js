@@ -40,7 +40,7 @@ import { Exercise } from "./exercise.js";
 import exerciseCss from "./exercise.css";
 import { Keeper } from "./keeper.js";
 import { PASSES } from "./progress.js";
-import { inViewNow, onFirstSight } from "./lazy.js";
+import { inViewNow, onFirstSight, retryable } from "./lazy.js";
 import { Live } from "./live.js";
 import { cssHeight, isLive, optionsSheet, timeoutMs } from "./options.js";
 import { frameBudget, OutputView } from "./output.js";
@@ -75,8 +75,9 @@ let showsDownload = null;
 
 // CodeMirror is most of the page's JavaScript: fetch it alongside, so that
 // nothing delays starting Python, and show the code as plain text until then
-// (and until the playground comes into view: a page may hold many).
-const editorModule = import("./editor.js");
+// (and until the playground comes into view: a page may hold many). A load that
+// failed is tried again when the learner asks (mountEditor).
+const editorModule = retryable(() => import("./editor.js"));
 
 const sheet = new CSSStyleSheet();
 sheet.replaceSync(css + graphCss + proseCss + exerciseCss + plotsCss);
@@ -126,8 +127,19 @@ class AutogradPlayground extends HTMLElement {
     });
   }
 
+  /** The editor in place of the plain code; if it cannot load, the code stays as text
+   *  (Run runs it: see `code`), and a note says why, with a Retry button. */
   async mountEditor() {
-    this.editor = await editorModule;
+    this.editorFailed.hidden = true;
+    try {
+      this.editor = await editorModule();
+    } catch (error) {
+      this.editorFailed.firstChild.textContent =
+        `The editor could not load: ${error.message}. Your code is shown as text, and Run runs it. `;
+      this.editorFailed.hidden = false;
+      return;
+    }
+    this.editorFailed.remove();
     this.view = this.newView(this.pendingCode);
     this.placeholder.remove();
     if (this.errorLine) this.markLine(this.errorLine); // a run that ended before it was seen
@@ -175,6 +187,9 @@ class AutogradPlayground extends HTMLElement {
     this.loadingBytes = element("span");
     this.loading = element("span", { className: "loading", hidden: true }, [this.loadingBar, this.loadingBytes]);
     this.notice = element("span", { className: "notice", role: "status" });
+    // While Python could not start (onPhase).
+    this.retryButton = button("Retry", "Start Python again", () => this.runtime.retry());
+    this.retryButton.hidden = true;
     this.downloadButton = button("Download .py", "Save the code as a Python file", () => downloadPy(this.offered()));
     this.downloadButton.hidden = true;
     this.link = element("input", { className: "link", readOnly: true, hidden: true, ariaLabel: "Share link" });
@@ -192,7 +207,11 @@ class AutogradPlayground extends HTMLElement {
     this.linkViews();
     this.pendingCode = this.initialCode();
     this.placeholder = element("pre", { className: "placeholder", textContent: this.pendingCode });
-    const editorBox = element("div", { className: "editor" }, [this.placeholder]);
+    this.editorFailed = element("p", { className: "editor-failed", role: "alert", hidden: true }, [
+      element("span"),
+      button("Retry", "Load the editor again", () => this.mountEditor()),
+    ]);
+    const editorBox = element("div", { className: "editor" }, [this.editorFailed, this.placeholder]);
     root.append(element("div", { className: "playground" }, [
       element("div", { className: "toolbar" }, [
         this.runButton,
@@ -204,6 +223,7 @@ class AutogradPlayground extends HTMLElement {
         button("Share", "Copy a link that opens this code", () => this.share()),
         ...(this.keeper ? [this.keeper.switch] : []),
         this.status,
+        this.retryButton,
         this.loading,
         ...(this.live ? [this.live.note] : []),
         this.notice,
@@ -360,14 +380,20 @@ class AutogradPlayground extends HTMLElement {
     if (this.view) this.editor.markLine(this.view, line);
   }
 
+  /** Python's phase changed: said in the status line. While Python could not start, the
+   *  playground is in error and offers to start it again; once it starts again, it is
+   *  loading, then ready. */
   onPhase() {
     const phase = this.runtime.phase;
+    const failed = phase.startsWith("failed");
+    if (failed) this.state = "error";
+    else if (!this.retryButton.hidden && this.state === "error") this.state = "loading";
+    this.retryButton.hidden = !failed;
+    if (phase === "ready" && this.state === "loading") this.state = "ready";
     if (phase === "ready" && !this.announced) {
       this.announced = true;
-      if (this.state === "loading") this.state = "ready";
       this.dispatchEvent(new Event("ready"));
     }
-    if (phase.startsWith("failed")) this.state = "error";
     if (this.state !== "running") this.setStatus(phaseText(phase));
     else if (!this.runtime.ready) this.setStatus(queuedText(phase));
     this.onProgress();

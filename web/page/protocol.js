@@ -15,7 +15,11 @@ const MAX_OUTPUT_LINES = contract.output.lines + 10;
 const TABLE = contract.table;
 export const MAX_ERROR_CHARS = 100_000;
 const MAX_TEXT_CHARS = contract.text.chars;
-const PHASES = ["starting Python", "installing the engine"];
+const PHASES = [
+  "starting Python",
+  "starting Python without its snapshot, whose download stalled",
+  "installing the engine",
+];
 // Far beyond what Python's start downloads (about 18 MB).
 const MAX_DOWNLOAD_BYTES = 1_000_000_000;
 const STATUSES = ["done", "error", "stopped"];

@@ -16,7 +16,8 @@
 // The worker starts on the first start() or run(), not before: a page of many
 // playgrounds downloads Python only once one of them is wanted. A worker that
 // falls silent while it starts (deadlines.bootStallMs) is replaced by a fresh
-// one; if that stalls too, Python could not start, and Run tries again.
+// one; if that stalls too, Python could not start. Once Python could not start, a
+// run ends at once saying why, and retry() starts it again.
 // While a first worker downloads Python, it tells how much has arrived
 // (`progress`, a "progress" event here), then the phase "starting Python".
 //
@@ -58,7 +59,7 @@ export class Runtime extends EventTarget {
     this.progress = null; // {received, total}: Python's files' bytes, while they download
     this.ready = false;
     this.worker = null;
-    this.failedToStart = false;
+    this.startFailure = null; // why Python could not start, until retry()
     this.wasm = null;
     this.memory = null;
     this.stalls = 0; // starts in a row that fell silent
@@ -114,7 +115,10 @@ export class Runtime extends EventTarget {
     );
     const { wasm, memory } = this;
     this.memory = null; // the worker's now, until it hands it back
-    const boot = { type: "boot", port: port2, interrupt: this.buffer, mailbox, wasm, memory, build: BUILD_ID };
+    const boot = {
+      type: "boot", port: port2, interrupt: this.buffer, mailbox, wasm, memory, build: BUILD_ID,
+      snapshotStallMs: deadlines.snapshotStallMs,
+    };
     this.worker.postMessage(boot, memory ? [port2, memory] : [port2]);
   }
 
@@ -130,8 +134,11 @@ export class Runtime extends EventTarget {
     const job = { id: ++this.lastId, code, checks, onOutput, onPlots, plotted, sent: { chars: 0, lines: 0 }, timers: [] };
     job.started = new Promise((resolve) => (job.begin = resolve));
     job.done = new Promise((resolve) => (job.resolve = resolve));
+    if (this.startFailure) {
+      job.resolve(couldNotStart(this.startFailure)); // nothing to wait for, until retry()
+      return job;
+    }
     this.queue.push(job);
-    if (this.failedToStart) this.restart(undefined, "loading Python again");
     this.start();
     this.pump();
     return job;
@@ -194,13 +201,18 @@ export class Runtime extends EventTarget {
     requestAnimationFrame(() => setTimeout(() => port.postMessage({ type: "tidy" })));
   }
 
+  /** Start Python again, if it could not start; else nothing. */
+  retry() {
+    if (this.startFailure) this.restart(undefined, "loading Python again");
+  }
+
   /**
    * Replace the worker with a fresh one. The run in it ends with `result`; the
    * queued runs wait for the new worker (which is not ready yet, so none is
    * sent to the old one).
    */
   restart(result = stopped(), phase = "restarting Python") {
-    this.failedToStart = false;
+    this.startFailure = null;
     this.worker.terminate();
     this.port.close();
     this.mailbox?.close();
@@ -227,14 +239,13 @@ export class Runtime extends EventTarget {
       const error = `Python crashed and was restarted: ${cause}\n`;
       this.restart({ status: "error", error, line: null, tables: [] });
     } else {
-      // Python could not start: the runs waiting for it end, saying so, and the
-      // next run() tries again in a fresh worker.
-      this.failedToStart = true;
+      // Python could not start: the runs waiting for it end, saying so, as do the
+      // runs asked for until retry() starts it again in a fresh worker.
+      this.startFailure = cause;
       clearInterval(this.stallCheck);
       this.stalls = 0;
       this.setPhase(`failed: ${cause}`);
-      const error = `Python could not start: ${cause}\nPress Run to try again.\n`;
-      for (const job of this.queue.splice(0)) job.resolve({ status: "error", error, line: null, tables: [] });
+      for (const job of this.queue.splice(0)) job.resolve(couldNotStart(cause));
       this.noteIdle();
     }
   }
@@ -312,6 +323,12 @@ export class Runtime extends EventTarget {
     this.progress = null;
     this.dispatchEvent(new Event("phase"));
   }
+}
+
+/** The result of a run asked for when Python could not start, for `cause`. */
+function couldNotStart(cause) {
+  const error = `Python could not start: ${cause}\nPress Retry to start it again.\n`;
+  return { status: "error", error, line: null, tables: [] };
 }
 
 function unanswered() {

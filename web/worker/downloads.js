@@ -19,6 +19,7 @@ export class Downloads {
     this.timer = null;
     this.report = report;
     this.done = done;
+    this.lastByteAt = performance.now(); // when a byte (or a response) of any file last came
   }
 
   /** The files' sizes, by their path: site.json's `sizes`. */
@@ -52,6 +53,7 @@ export class Downloads {
     if (this.stopped) return response;
     this.expect(path);
     return response.then((answer) => {
+      this.lastByteAt = performance.now();
       const file = this.files.get(path);
       if (!answer.ok || !answer.body || file.finished) {
         this.finished(path);
@@ -72,6 +74,7 @@ export class Downloads {
 
   /** `bytes` more of `path` have arrived. */
   add(path, bytes) {
+    this.lastByteAt = performance.now();
     const file = this.files.get(path);
     if (!file || file.finished) return;
     file.received += bytes;
@@ -80,6 +83,7 @@ export class Downloads {
 
   /** All of `path` has arrived at once (a module import, whose bytes cannot be counted). */
   arrived(path) {
+    this.lastByteAt = performance.now();
     const file = this.files.get(path);
     if (file) file.received = this.sizeOf(path, file) ?? file.received;
     this.finished(path);

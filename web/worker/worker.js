@@ -13,7 +13,9 @@
 //                 mailbox?: SharedArrayBuffer,  where the page waits for what this worker says
 //                                               once ready (../shared/mailbox.js)
 //                 wasm?: WebAssembly.Module, memory?: ArrayBuffer}  from the worker before,
-//                 build}                        the page's build, which must be this worker's
+//                 build,                        the page's build, which must be this worker's
+//                 snapshotStallMs}              how long the snapshot's download may go without
+//                                               a byte before Python boots fresh (stall.js)
 // Port in:       {type: "run", id, code, checks}  checks: the exercise's, a list of Python texts
 //                {type: "ping", id}           answered once every message before it is handled,
 //                                             in a task of its own: a closed worker runs none
@@ -23,8 +25,9 @@
 // Out, over the port until "ready", then through the mailbox where the page gave one:
 //                {type: "progress", received, total}  bytes of Python's files downloaded so far,
 //                                             and of all, at most every 100 ms (downloads.js)
-//                {type: "phase", phase}       "starting Python" (all is downloaded), "installing
-//                                             the engine" (after a fresh boot)
+//                {type: "phase", phase}       "starting Python" (all is downloaded), "starting
+//                                             Python without its snapshot, whose download
+//                                             stalled", "installing the engine" (after a fresh boot)
 //                {type: "ready", wasm, memory, build}  Pyodide's WebAssembly.Module and the
 //                                             snapshot's memory as restored (transferred), or
 //                                             nulls; and this worker's build (BUILD_ID)
@@ -53,6 +56,7 @@ import { staticData, xorStaticData } from "./static-data.js";
 import { realmChange, watchRealm } from "./realm.js";
 import { filesNow, restoreFiles, watchFiles } from "./run-files.js";
 import { runEnds, runStarts, scopeTimers } from "./run-timers.js";
+import { Stalled, stallWatch } from "./stall.js";
 import { WarmUp } from "./warm-up.js";
 import example from "../shared/example.py";
 import { reached as REACHED } from "../shared/contract.json";
@@ -100,6 +104,9 @@ const RESTARTED = self.name === "python (restarted)";
 // "starting Python". A restarted worker finds its files in the HTTP cache, and tells neither.
 const downloads = new Downloads(progress, () => phase("starting Python"));
 if (RESTARTED) downloads.stop();
+// A snapshot whose download stalls is given up for a fresh boot (stall.js).
+const stalled = stallWatch(downloads, booted.then((boot) => boot.snapshotStallMs));
+const STALLED = "starting Python without its snapshot, whose download stalled";
 const pyodideModule = imported("pyodide/pyodide.mjs", import("./pyodide/pyodide.mjs"));
 // Asked for by its content's SHA-256 (PYODIDE_SCRIPT, which build.py puts in), so
 // that service-worker.js may answer for it from what it keeps, never another build's.
@@ -173,6 +180,7 @@ async function boot() {
   } catch (error) {
     if (error instanceof NoWasm) throw error;
     console.warn(`Python boots without its snapshot: ${error.message}`);
+    if (error instanceof Stalled) phase(STALLED);
     await Promise.race([bootFresh(site, loadPyodide), wasmFailed]);
     if (error instanceof SlowLink) downloadForNextTime(site.snapshot);
   }
@@ -197,7 +205,8 @@ async function restore(site, loadPyodide) {
   // out missing or damaged is wiped in fsInit, so that restoring it fails, and
   // Python boots fresh (asking for Pyodide's own files again, from the HTTP cache).
   const { memory, filled, differenced, key } = await snapshotMemory(site, (await handedOn).memory);
-  const files = snapshotPart(site.snapshot.files).then((response) => response.json());
+  const filesRead = snapshotPart(site.snapshot.files).then((response) => response.json());
+  const files = Promise.race([filesRead, stalled(site.snapshot.files, filesRead)]);
   files.catch(() => {}); // told below, if the restore fails
   downloads.allExpected();
   let emscriptenModule = null;
@@ -390,7 +399,8 @@ function siteIsNew() {
   return timing.encodedBodySize > 0 && timing.transferSize > timing.encodedBodySize;
 }
 
-/** The snapshot, downloaded, checked and inflated by snapshot-worker.js. */
+/** The snapshot, downloaded, checked and inflated by snapshot-worker.js; given up if
+ *  its download stalls (stall.js). */
 function download({ memory: path, sha256 }) {
   const inflater = moduleWorker(new URL(here("snapshot-worker.js")), "snapshot");
   inflater.postMessage({ url: here(path), sha256 });
@@ -408,7 +418,8 @@ function download({ memory: path, sha256 }) {
   const unusable = says("unusable").then(({ why }) => {
     throw new UnusableSnapshot(`${path} ${why}`);
   });
-  const stored = Promise.race([found.then(() => inflated), unusable]);
+  const answered = Promise.race([found.then(() => inflated), unusable]);
+  const stored = Promise.race([answered, stalled(path, Promise.race([says("downloaded"), answered]))]);
   Promise.race([says("downloaded"), stored]).finally(() => downloads.finished(path)).catch(() => {});
   stored.finally(() => inflater.terminate()).catch(() => {});
   return stored;
