@@ -1,6 +1,7 @@
 """How long a run's flood of output, or of graphs, holds the page's main thread.
 
-    python bench/flood.py [--runs N]     (after `python build.py`; uses .venv's Playwright)
+    python bench/flood.py [--runs N] [--only TEXT]    (after `python build.py`; uses .venv's
+                                                      Playwright)
 
 For each program below, run N times in a fresh page each, after a first run that prints
 one line (so that starting the page and its editor is over): the page's longest task from
@@ -9,7 +10,9 @@ Run to the run's end (Chromium's PerformanceObserver 'longtask', which reports t
 end, output drawn. Medians over the runs, and the worst. Target: no task of 50 ms or more.
 The first program is that one line again: what the page costs a run, flood or not.
 The tests check what bounds it (tests/web/test_limits.py: output drawn a bounded piece a
-frame, a bounded number of elements, tables capped); a machine's speed sets the rest.
+frame, a bounded number of elements, tables capped; tests/web/test_plots_pace.py: a
+chart's series thinned past their cap, and a bounded number of points drawn); a machine's
+speed sets the rest.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ PROGRAMS = {
         "import sys\nsend = sys.stdout.output.send\nfor _ in range(1_000_000):\n    send('[]')\n"),
     "250,000 lines sent by the code (refused)": (
         "import sys, json\nsys.stdout.output.send(json.dumps([['stdout', '\\n' * 250_000]]))\n"),
+    "12 series of 20,000 points, no x shared, one chart": (
+        "for i in range(20_000):\n    for k in range(12):\n"
+        "        plot(f's{k}', (i * k) % 7, x=i + k / 12, chart='all')\n"),
     "a million graphs in the globals (100 shown)": (
         "class G:\n    nodes = []\nglobals().update({f'g{i}': G() for i in range(1_000_000)})\n"),
 }
@@ -79,10 +85,13 @@ def measure(browser, site: str, code: str) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="fresh pages per program")
+    parser.add_argument("--only", default="", help="only the programs whose name has this")
     args = parser.parse_args()
     with served_browser() as (browser, site):
         print(f"{'program':<48} {'longest task (median, worst)':>30} {'run (median)':>14}")
         for name, code in PROGRAMS.items():
+            if args.only not in name:
+                continue
             results = [measure(browser, site, code) for _ in range(args.runs)]
             longest = [task for task, _ in results]
             tasks = ", ".join(map(ms_or_none, [statistics.median(longest), max(longest)]))

@@ -1,14 +1,15 @@
 """Picture the page for the docs (docs/): the chapter's example run, two steps into
 replaying its Backward, and four nodes into replaying its tape; a 2-input layer of 3
-neurons (28 nodes); an MLP of 106 nodes, its neurons folded; and the first screen a
-learner meets, before and after Run, on a laptop (1280x800) and a phone (390x844), light
-and dark.
+neurons (28 nodes); an MLP of 106 nodes, its neurons folded; the first screen a learner
+meets, before and after Run; and train.html's moons while they train, paused; on a laptop
+(1280x800) and a phone (390x844), light and dark.
 
     python build.py screenshot           (builds first, then runs this)
     python bench/screenshot.py [PATH]    (after `python build.py`; default docs/screenshot.png;
                                           the others go beside it: graph.png, tape.png,
                                           layer.png, mlp.png,
-                                          first-screen-<width>[-dark][-run].png)
+                                          first-screen-<width>[-dark][-run].png,
+                                          training-<width>[-dark].png)
 """
 
 from __future__ import annotations
@@ -84,6 +85,27 @@ def first_screens(browser: Browser, url: str, folder: Path, scheme: str = "light
         context.close()
 
 
+def training_screens(browser: Browser, url: str, folder: Path, scheme: str = "light") -> None:
+    """train.html's moons training at 30 steps a second, paused at step 40 or so."""
+    for size, options in (("1280", LAPTOP), ("390", PHONE)):
+        context = browser.new_context(color_scheme=scheme, **options)
+        context.add_init_script("localStorage.setItem('autograd-playground-pace', '30')")
+        page = context.new_page()
+        page.goto(url + "train.html")
+        moons = page.locator("#moons")
+        moons.scroll_into_view_if_needed()
+        page.wait_for_function("() => document.querySelector('#moons').dataset.state === 'ready'")
+        moons.get_by_role("button", name="Run", exact=True).click()
+        panel = moons.locator(".plots")
+        page.wait_for_function("p => Number(p.dataset.steps) >= 40", arg=panel.element_handle())
+        moons.get_by_role("button", name="Pause", exact=True).click()
+        page.wait_for_function("p => p.dataset.waiting", arg=panel.element_handle())
+        shot = folder / f"training-{size}{'' if scheme == 'light' else '-' + scheme}.png"
+        page.screenshot(path=shot)
+        print(f"wrote {shot}")
+        context.close()
+
+
 def main() -> None:
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshot.png"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -93,6 +115,7 @@ def main() -> None:
         program_picture(browser, url, path.with_name("mlp.png"), "mlp_of_two_layers.py")
         for scheme in ("light", "dark"):
             first_screens(browser, url, path.parent, scheme)
+            training_screens(browser, url, path.parent, scheme)
 
 
 if __name__ == "__main__":

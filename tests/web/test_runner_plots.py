@@ -60,18 +60,41 @@ def test_a_plot_call_past_the_flush_interval_sends_what_gathered(monkeypatch):
         [i * plots.FLUSH_SECONDS * 600 for i in (0, 2, 4, 6, 8)])
 
 
-def test_a_series_keeps_max_points_and_says_how_many_were_dropped(monkeypatch):
+def kept_by_the_page(messages: list[dict], cap: int) -> list[float]:
+    """The xs the page keeps of series 0, taking the points as it does: a point that comes
+    to a series of `cap` points first drops every other one (protocol.js's keptAfter)."""
+    kept: list[float] = []
+    for _, x, _ in (p for p in points_of(messages) if p[0] == 0):
+        if len(kept) == cap:
+            kept = kept[::2]
+        kept.append(x)
+    return kept
+
+
+def test_a_series_past_max_points_is_thinned_to_span_the_whole_run(monkeypatch):
     chart, messages = plotted(monkeypatch, MAX_POINTS=100)
     for i in range(250):
         chart.plot("loss", i)
     chart.flush()
     notes: list[str] = []
     chart.say_left_out(notes.append)
-    assert len(points_of(messages)) == 100
-    assert messages[-1]["dropped"] == [[0, 150]]
+    # 0..99, then every 2nd of 0..199, then every 4th to the end: 0, 4, ..., 248.
+    assert kept_by_the_page(messages, 100) == list(range(0, 250, 4))
+    assert messages[-1]["dropped"] == [[0, 250 - len(range(0, 250, 4))]]
     assert messages[-1]["steps"] == 250
-    assert notes == ["plot('loss'): 150 points past the first 100 not drawn "
-                     "(a series keeps 100)"]
+    assert notes == ["plot('loss'): 250 points, drawn as every 4th (a series keeps 100 at most)"]
+
+
+def test_a_long_series_keeps_at_most_max_points_and_its_sends_thin_out(monkeypatch):
+    chart, messages = plotted(monkeypatch, MAX_POINTS=100)
+    for i in range(100_000):
+        chart.plot("loss", i)
+    chart.flush()
+    kept = kept_by_the_page(messages, 100)
+    assert 50 < len(kept) <= 100
+    assert kept[0] == 0 and kept[-1] > 100_000 - 2 * 100_000 / len(kept)
+    # The first 100, then 50 more at each of 10 halvings (every 1,024th, at the end).
+    assert len(points_of(messages)) <= 100 + 50 * 10
 
 
 def test_series_past_max_series_are_counted_not_sent(monkeypatch):
@@ -91,8 +114,10 @@ def test_the_caps_notes_reach_the_run_s_output():
     cap = CONTRACT["plots"]["points"]
     code = f"for i in range({cap + 10}):\n    plot('loss', i)\n"
     _, output, messages = run_plotting(code)
-    assert len(points_of(messages)) == cap
-    assert f"plot('loss'): 10 points past the first {cap:,} not drawn" in output
+    # Past the cap, every other point goes: half the cap, then the 10 points after it.
+    assert len(kept_by_the_page(messages, cap)) == cap // 2 + 5
+    assert (f"plot('loss'): {cap + 10:,} points, drawn as every 2nd (a series keeps "
+            f"{cap:,} at most)" in output)
 
 
 def test_a_y_that_is_nan_or_infinite_is_a_gap():
@@ -137,15 +162,54 @@ def test_boundary_sends_predict_on_a_grid_around_the_points_and_their_classes():
     assert picture["classes"] == [False, True, False, True]
 
 
-def test_boundary_calls_of_one_title_between_messages_send_only_the_last(monkeypatch):
+def test_every_boundary_call_is_sent_with_its_step(monkeypatch):
     chart, messages = plotted(monkeypatch)
     points, labels = [(0, 0), (1, 0), (0, 1), (1, 1)], [-1, 1, -1, 1]
     for shift in (0.1, 0.2, 0.3):
+        chart.plot("loss", shift)
         chart.boundary(lambda x, y, shift=shift: x - shift, points, labels, resolution=4)
     chart.flush()
     pictures = [b for m in messages for b in m["boundaries"]]
-    assert len(pictures) == 2  # the first at once, then the last as the run ends
+    assert [p["step"] for p in pictures] == [1, 2, 3]
     assert pictures[-1]["values"][0] == pytest.approx(-0.1 + 0.15 - 0.3)
+
+
+def test_a_message_holds_at_most_batch_pictures(monkeypatch):
+    chart, messages = plotted(monkeypatch)
+    for _ in range(40):
+        chart.boundary(lambda x, y: x, [(0, 0), (1, 1)], [1, -1], resolution=2)
+    chart.flush()
+    assert [len(m["boundaries"]) for m in messages] == [1, 16, 16, 7]
+    assert messages[-1]["steps"] == 40  # a boundary's draws are steps too
+
+
+class Pace:
+    """The page's gate as plots.py sees it: `free` steps may begin without waiting; a
+    wait lets one more begin. Notes each call, and what was sent before each wait."""
+
+    def __init__(self, free: int, messages: list[dict]) -> None:
+        self.free, self.messages, self.calls, self.waits = free, messages, [], []
+
+    def __call__(self, block: bool) -> bool:
+        self.calls.append(block)
+        if self.free > 0:
+            self.free -= 1
+            return True
+        if block:
+            self.waits.append(len(points_of(self.messages)))
+        return block
+
+
+def test_a_paced_run_asks_as_each_step_begins_and_sends_what_gathered_before_it_waits(
+        monkeypatch):
+    chart, messages = plotted(monkeypatch)
+    pace = chart._pace = Pace(2, messages)
+    for i in range(4):
+        chart.plot("loss", i)
+        chart.plot("accuracy", i)  # the same step: no more asking
+    # Steps 1 and 2 began at once; 3 and 4 each waited, with all before them sent.
+    assert pace.calls == [False, False, False, True, False, True]
+    assert pace.waits == [4, 6]
 
 
 MODEL_RUN = ("import random\nfrom engine import Graph\nfrom engine.nn import MLP, Layer, Neuron\n"

@@ -60,3 +60,38 @@ def test_the_moons_learn_while_their_loss_and_regions_are_drawn(new_context, sit
     assert playground.element.locator(".boundary canvas.regions").is_visible()
     violations = axe_violations(page)
     assert [v["id"] for v in violations] == [], f"axe, {scheme}:\n{readable(violations)}"
+
+
+# Where each figure of the charts is, in the viewport, and whether the page shows it
+# there (its centre is not under another part, nor scrolled out of a box around it).
+FIGURES_SEEN = """el => [...el.shadowRoot.querySelectorAll('.plots figure')].map((figure) => {
+  const box = figure.getBoundingClientRect();
+  const centre = el.shadowRoot.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return {top: box.top, bottom: box.bottom, shown: figure.contains(centre)};
+})"""
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_moons_charts_are_in_view_while_they_train(new_context, site, viewport):
+    width, height = viewport
+    context = new_context(viewport={"width": width, "height": height})
+    context.add_init_script("localStorage.setItem('autograd-playground-pace', '1')")
+    page = context.new_page()
+    page.goto(site + "train.html")
+    moons = PlaygroundAt(page, "#moons")
+    moons.element.scroll_into_view_if_needed()
+    moons.wait_for("ready")
+    moons.button("Run").click()
+    # A step a second: the run goes on while the charts are looked at.
+    page.wait_for_function(
+        "el => el.shadowRoot.querySelector('.boundary')?.dataset.draws === '1'"
+        " && Number(el.shadowRoot.querySelector('.plots').dataset.steps) >= 2",
+        arg=moons.element.element_handle())
+    assert moons.state == "running"
+    figures = moons.element.evaluate(FIGURES_SEEN)
+    assert len(figures) == 3  # loss, accuracy, the regions
+    for figure in figures:
+        assert 0 <= figure["top"] and figure["bottom"] <= height, figure
+        assert figure["shown"], figure
+    moons.button("Stop").click()
+    assert moons.wait_for("stopped") == "stopped"

@@ -17,6 +17,7 @@ export const sheet = new CSSStyleSheet();
 sheet.replaceSync(uplotCss);
 
 const HEIGHT_PX = 150;
+const MIN_WIDTH_PX = 120;
 const PALETTE = 6; // --plot-1 ... --plot-6 (plots.css)
 const BOUNDARY_PX = 220;
 const POINT_RADIUS_PX = 3.5;
@@ -63,12 +64,37 @@ export class LineChart {
     this.colours = null;
     this.plot = null;
     this.cursor = null; // the keyboard's point, by index into the data
+    this.marked = null; // the x of a step the history slider shows
+  }
+
+  /** Mark `x` with a line across the chart (null: no mark). */
+  mark(x) {
+    this.marked = x;
+    if (x === null) delete this.root.dataset.mark;
+    else this.root.dataset.mark = String(x);
+    this.plot?.redraw(false);
+  }
+
+  /** uPlot's draw hook: the mark's line, in the key's colour. */
+  drawMark(u) {
+    if (this.marked === null) return;
+    const left = Math.round(u.valToPos(this.marked, "x", true));
+    const { ctx, bbox } = u;
+    ctx.save();
+    ctx.strokeStyle = this.colours.muted;
+    ctx.lineWidth = devicePixelRatio;
+    ctx.setLineDash([4 * devicePixelRatio, 3 * devicePixelRatio]);
+    ctx.beginPath();
+    ctx.moveTo(left, bbox.top);
+    ctx.lineTo(left, bbox.top + bbox.height);
+    ctx.stroke();
+    ctx.restore();
   }
 
   /** Read the chart's width, for its first drawing: plots.js reads every new chart's
    *  before it writes anything in a frame, a frame after it put the chart in the page. */
   measure() {
-    this.width = Math.max(200, this.box.clientWidth || 320);
+    this.width = Math.max(MIN_WIDTH_PX, this.box.clientWidth || 320);
   }
 
   /** Draw `data` (uPlot's: xs, then each series' ys, null for a gap) on the canvas at
@@ -84,6 +110,7 @@ export class LineChart {
   describe({ points, dropped }) {
     this.root.dataset.points = String(points);
     this.root.dataset.dropped = String(dropped);
+    this.root.dataset.drawn = String(this.data[0].length);
     const last = this.names.map((name, i) => `${name} ${valueText(lastOf(this.data[i + 1]))}`);
     const more = dropped ? `, ${dropped.toLocaleString("en")} more not drawn` : "";
     this.root.ariaLabel = `Chart ${this.name}: ${points.toLocaleString("en")} points${more}; ` +
@@ -103,12 +130,19 @@ export class LineChart {
       series: [{}, ...this.names.map((label, i) => ({
         label, stroke: () => c().series[i % PALETTE], width: 1.5, spanGaps: true, points: { show: false },
       }))],
-      hooks: { setCursor: [(u) => this.say(u.cursor.idx)] },
+      hooks: { setCursor: [(u) => this.say(u.cursor.idx)], draw: [(u) => this.drawMark(u)] },
     }, this.data, (plot, init) => {
       plot.batch(init); // drawn at once, before it is in the page: its text waits for no layout
       plot.root.ariaHidden = "true"; // the figure's label and readout say what it shows
       this.box.append(plot.root);
     });
+    // As wide as its box, as the charts beside it come and go: told after a layout,
+    // so that following it forces none.
+    this.resizer = new ResizeObserver(([entry]) => {
+      const width = Math.max(MIN_WIDTH_PX, Math.floor(entry.contentRect.width));
+      if (width !== this.plot.width) this.plot.setSize({ width, height: HEIGHT_PX });
+    });
+    this.resizer.observe(this.box);
   }
 
   /** Take the playground's colours (readColours'), and redraw. */
@@ -141,6 +175,7 @@ export class LineChart {
   }
 
   destroy() {
+    this.resizer?.disconnect();
     this.plot?.destroy();
   }
 }
@@ -192,11 +227,12 @@ export class BoundaryChart {
     this.paint();
   }
 
-  /** Say what the picture shows: its ranges and draws (data-) and its label. */
-  describe() {
-    const { x, y, size, values, threshold, points, classes } = this.picture;
-    Object.assign(this.root.dataset, { x0: x[0], x1: x[1], y0: y[0], y1: y[1], size, threshold });
-    this.root.dataset.draws = String(Number(this.root.dataset.draws) + 1);
+  /** Say what the picture shows: its ranges, step and draws (data-; `drawn`: a draw of
+   *  the run's, not the history slider's) and its label. */
+  describe(drawn = true) {
+    const { x, y, size, values, threshold, points, classes, step } = this.picture;
+    Object.assign(this.root.dataset, { x0: x[0], x1: x[1], y0: y[0], y1: y[1], size, threshold, step });
+    if (drawn) this.root.dataset.draws = String(Number(this.root.dataset.draws) + 1);
     const above = values.filter((v) => v !== null && v > threshold).length;
     const positive = classes.filter(Boolean).length;
     this.root.ariaLabel = `Decision regions of ${this.title}: predict above ${shortNumber(threshold)} on ` +

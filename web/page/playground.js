@@ -1,5 +1,6 @@
 // <autograd-playground>: an editor, Run / Stop / Reset / Share, the output,
-// the charts of what it plots (plot, boundary: plots.js), drawn as it runs, a table
+// the charts of what it plots (plot, boundary: plots.js), drawn as it runs, with Pause,
+// Step and a pace (pacer.js), and over the code where it is narrow, a table
 // of every node of every graph the code leaves behind, a picture of the graph
 // beside it, and a stepper that replays Backward node by node.
 // Selecting a node (in the table or the picture) marks it in both and marks
@@ -44,6 +45,7 @@ import { inViewNow, onFirstSight, retryable } from "./lazy.js";
 import { Live } from "./live.js";
 import { cssHeight, isLive, optionsSheet, timeoutMs } from "./options.js";
 import { frameBudget, OutputView } from "./output.js";
+import { Pacer } from "./pacer.js";
 import { PlotsPanel } from "./plots.js";
 import plotsCss from "./plots.css";
 import graphCss from "./graph.css";
@@ -197,7 +199,8 @@ class AutogradPlayground extends HTMLElement {
     const rerun = (code = this.code) => code !== this.job?.code && this.run({ live: true, code });
     this.live = isLive(this) && !this.readOnly ? new Live(rerun) : null;
     this.output = new OutputView();
-    this.plots = new PlotsPanel();
+    this.pacer = new Pacer(this.runtime);
+    this.plots = new PlotsPanel(this.pacer.root);
     this.tables = new TablePanel();
     this.picture = new GraphView(() => this.runtime.whenIdle());
     this.picture.onState = () => this.notePainted();
@@ -230,6 +233,7 @@ class AutogradPlayground extends HTMLElement {
         this.downloadButton,
         this.link,
       ]),
+      this.plots.root, // beside the code, or over it where the playground is narrow (plots.css)
       editorBox,
       (this.results = element("section", { className: "results unrun", ariaLabel: "Results" }, [
         ...(this.exercise ? [element("h2", { textContent: "Exercise" }), this.exercise.root] : []),
@@ -237,7 +241,6 @@ class AutogradPlayground extends HTMLElement {
         element("slot", { name: "built" }),
         element("h2", { textContent: "Output" }),
         this.output.root,
-        this.plots.root,
         (this.staleNote = element("p", { className: "stale-note", role: "status", hidden: true })),
         element("h2", { textContent: "Nodes" }),
         (this.views = element("div", { className: "views" }, [
@@ -463,15 +466,21 @@ class AutogradPlayground extends HTMLElement {
       fresh = true;
       this.print(stream, text);
     };
-    // So too the charts: a live run's replace the last run's as its first points come.
-    let freshPlots = !live;
-    if (freshPlots) this.plots.clear();
+    // So too the charts, for any run: the last run's stay until the new one's first points
+    // come, and the code below them does not jump up and down. A Run's are brought into
+    // view once.
+    let freshPlots = false;
     const onPlots = (batch) => {
-      if (!freshPlots) this.plots.clear();
+      if (!freshPlots) {
+        this.plots.clear();
+        if (!live) this.plots.revealOnce();
+      }
       freshPlots = true;
       this.plots.add(batch);
     };
-    const job = Object.assign(this.runtime.run(code, onOutput, this.exercise?.checks, onPlots), { code, live });
+    const firstSteps = this.pacer.firstSteps(live);
+    const job = Object.assign(this.runtime.run(code, onOutput, this.exercise?.checks, onPlots, firstSteps), { code, live });
+    this.pacer.begin(job);
     job.print = onOutput;
     job.clearOutput = () => {
       if (!fresh) this.output.clear();
@@ -497,11 +506,13 @@ class AutogradPlayground extends HTMLElement {
   async finishRun(job) {
     const result = await job.done;
     clearTimeout(job.timer);
+    if (this.pacer.job === job) this.pacer.end();
     if (job.replaced) return result;
     job.clearOutput();
     if (job.endNote) this.print("error", job.endNote);
     this.showResult(result, job.live, this.code === job.code);
     await Promise.all([this.output.drawn(), this.plots.drawn()]);
+    this.plots.finish();
     this.exercise?.finish(result, job.code);
     this.state = result.status;
     this.dispatchEvent(new CustomEvent("run-end", { detail: { ...result, plots: this.plots.summary() } }));

@@ -86,24 +86,33 @@ export function countOutput(sent, pairs) {
 }
 
 // What plot() and boundary() send at most (playground_runner/plots.py): a run's series,
-// each one's points, its pictures, their grids' size and points.
+// the points each keeps (past it, every other goes: keptAfter), a message's points and
+// pictures, a run's pictures' titles, their grids' size and points.
 // A model's picture comes as its weights (pageSums: its weights and biases times its
-// cells, at most), and the page computes its grid.
+// cells, at most), and the page computes its grid (gridOf) when it draws it.
 export const PLOT_CAPS = contract.plots;
 
+/** How many points a series keeps once one more comes, of `kept`: past the cap, every
+ *  other point it kept goes first (as plots.py thins its series). */
+export function keptAfter(kept) {
+  return (kept === PLOT_CAPS.points ? kept / 2 : kept) + 1;
+}
+
 /** A plots batch (playground_runner/plots.py), checked against the run's `plotted` so far
- *  ({series: Map of number to points}, pictures: Set of titles}), which it adds to;
- *  throws Malformed past what the runner sends in a run. */
+ *  ({series: Map of number to points kept}, pictures: Set of titles}), which it adds to;
+ *  throws Malformed past what the runner sends. */
 export function parsePlots(batch, plotted) {
   const b = parseJson(batch, "plots");
   const valid = isObject(b) && Number.isFinite(b.ms) && Number.isSafeInteger(b.steps) && b.steps >= 0
+    && typeof b.waits === "boolean"
     && Array.isArray(b.series) && b.series.every((s) => Array.isArray(s) && s.length === 3
       && Number.isSafeInteger(s[0]) && s[0] >= 0 && s[0] < PLOT_CAPS.series && isText(s[1]) && isText(s[2]))
     && Array.isArray(b.points) && b.points.every((p) => Array.isArray(p) && p.length === 3
       && Number.isSafeInteger(p[0]) && Number.isFinite(p[1]) && (p[2] === null || Number.isFinite(p[2])))
     && Array.isArray(b.dropped) && b.dropped.every((d) => Array.isArray(d) && d.length === 2
       && Number.isSafeInteger(d[0]) && Number.isSafeInteger(d[1]) && d[1] > 0)
-    && Array.isArray(b.boundaries) && b.boundaries.every(isPicture);
+    && Array.isArray(b.boundaries) && b.boundaries.every(isPicture)
+    && b.points.length <= PLOT_CAPS.batchPoints && b.boundaries.length <= PLOT_CAPS.batchPictures;
   if (!valid) throw new Malformed("plots that are not the runner's");
   for (const [number] of b.series) {
     if (plotted.series.has(number)) throw new Malformed(`plots that define series ${number} twice`);
@@ -112,17 +121,8 @@ export function parsePlots(batch, plotted) {
   for (const [number] of [...b.points, ...b.dropped]) {
     if (!plotted.series.has(number)) throw new Malformed(`plots of series ${number}, which is not defined`);
   }
-  for (const [number] of b.points) {
-    const count = plotted.series.get(number) + 1;
-    if (count > PLOT_CAPS.points) throw new Malformed("more points than the runner sends");
-    plotted.series.set(number, count);
-  }
-  for (const picture of b.boundaries) {
-    plotted.pictures.add(picture.title);
-    if (!picture.model) continue;
-    picture.values = gridOf(picture.model, picture.xs, picture.ys);
-    for (const name of ["model", "xs", "ys"]) delete picture[name];
-  }
+  for (const [number] of b.points) plotted.series.set(number, keptAfter(plotted.series.get(number)));
+  for (const picture of b.boundaries) plotted.pictures.add(picture.title);
   if (plotted.pictures.size > PLOT_CAPS.pictures) throw new Malformed("more pictures than the runner sends");
   return b;
 }
@@ -145,7 +145,15 @@ function isPicture(p) {
     && p.points.every((point) => Array.isArray(point) && point.length === 2 && point.every(Number.isFinite))
     && Array.isArray(p.classes) && p.classes.length === p.points.length
     && p.classes.every((c) => typeof c === "boolean")
-    && Number.isSafeInteger(p.pointsLeftOut) && p.pointsLeftOut >= 0;
+    && Number.isSafeInteger(p.pointsLeftOut) && p.pointsLeftOut >= 0
+    && Number.isSafeInteger(p.step) && p.step >= 0;
+}
+
+/** A picture's grid, computed from its model's weights the first time it is asked for
+ *  (a picture the page never shows costs it nothing). */
+export function valuesOf(picture) {
+  if (!picture.values) picture.values = gridOf(picture.model, picture.xs, picture.ys);
+  return picture.values;
 }
 
 /** the runner's result, checked; an over-long error, title, label or op is cut short. */

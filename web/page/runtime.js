@@ -26,7 +26,10 @@
 // through a mailbox of shared memory where the page can have one, which a key's
 // press does not hold back: ../shared/mailbox.js), every message is
 // checked (protocol.js), only the run in flight gets output and a result, and
-// a malformed message ends that run as an error in a fresh worker. A run's
+// a malformed message ends that run as an error in a fresh worker.
+// Where memory is shared, the page also holds how many steps of plot() a run may begin
+// (pace(): pause, step, a pace; ../shared/pace-gate.js): a run begins with its job's
+// `firstSteps` (all, unless the playground paces it), and a Stop lets every step go. A run's
 // result counts once the worker answers a ping after it: a worker the code
 // closed (`js.close()`) answers nothing, and is replaced. The ping goes with
 // the run (the worker answers it in a task of its own once the run is over),
@@ -38,6 +41,7 @@
 import { deadlines } from "./deadlines.js";
 import { newMailbox, readMailbox } from "../shared/mailbox.js";
 import { moduleWorker } from "../shared/module-worker.js";
+import { newGate, openGate, UNLIMITED } from "../shared/pace-gate.js";
 import { checkMessage, countOutput, Malformed, parseBatch, parsePlots, parseResult } from "./protocol.js";
 import { keepScriptsForNextLoad } from "./script-cache.js";
 
@@ -72,6 +76,16 @@ export class Runtime extends EventTarget {
     return Boolean(this.buffer);
   }
 
+  /** True when the page can pause a run's steps (pace()). */
+  get paceable() {
+    return Boolean(this.gate);
+  }
+
+  /** Let `job`, if it is the run in flight, begin `steps` more steps (UNLIMITED: all). */
+  pace(job, steps) {
+    if (this.gate && job === this.current && !job.stopping) openGate(this.gate, steps);
+  }
+
   /** True when Python has no run in flight or queued. */
   get idle() {
     return !this.current && this.queue.length === 0;
@@ -101,6 +115,7 @@ export class Runtime extends EventTarget {
     clearInterval(this.stallCheck);
     this.stallCheck = setInterval(() => this.checkStall(), STALL_CHECK_MS);
     this.buffer = interruptBuffer();
+    this.gate = this.buffer && newGate();
     // A worker that is handed on what the one before had learns so from its name,
     // at once: the boot message can come only after it has streamed in its wasm.
     this.worker = moduleWorker(this.workerUrl, this.wasm ? "python (restarted)" : "python");
@@ -116,7 +131,7 @@ export class Runtime extends EventTarget {
     const { wasm, memory } = this;
     this.memory = null; // the worker's now, until it hands it back
     const boot = {
-      type: "boot", port: port2, interrupt: this.buffer, mailbox, wasm, memory, build: BUILD_ID,
+      type: "boot", port: port2, interrupt: this.buffer, mailbox, gate: this.gate, wasm, memory, build: BUILD_ID,
       snapshotStallMs: deadlines.snapshotStallMs,
     };
     this.worker.postMessage(boot, memory ? [port2, memory] : [port2]);
@@ -125,13 +140,16 @@ export class Runtime extends EventTarget {
   /**
    * Queue `code`, then the exercise's `checks` (Python texts, run on what the code
    * leaves); `onOutput(stream, text)` receives its output as it comes, and
-   * `onPlots(batch)` what it plots (protocol.js's parsePlots).
+   * `onPlots(batch)` what it plots (protocol.js's parsePlots); it may begin
+   * `firstSteps` steps of its plots (UNLIMITED: all) before the page says more (pace()).
    * Returns a job whose `started` promise resolves when Python begins running
    * it (runs queue) and whose `done` promise resolves to the runner's result.
    */
-  run(code, onOutput, checks = [], onPlots = () => {}) {
+  run(code, onOutput, checks = [], onPlots = () => {}, firstSteps = UNLIMITED) {
     const plotted = { series: new Map(), pictures: new Set() };
-    const job = { id: ++this.lastId, code, checks, onOutput, onPlots, plotted, sent: { chars: 0, lines: 0 }, timers: [] };
+    const job = {
+      id: ++this.lastId, code, checks, onOutput, onPlots, plotted, firstSteps, sent: { chars: 0, lines: 0 }, timers: [],
+    };
     job.started = new Promise((resolve) => (job.begin = resolve));
     job.done = new Promise((resolve) => (job.resolve = resolve));
     if (this.startFailure) {
@@ -156,6 +174,7 @@ export class Runtime extends EventTarget {
     if (!this.buffer) return this.restart();
     const signal = () => (this.buffer[0] = SIGINT);
     signal();
+    if (this.gate) openGate(this.gate, UNLIMITED); // a step that waits goes on, and stops
     job.timers.push(
       setInterval(signal, INTERRUPT_EVERY_MS),
       setTimeout(() => this.restart(), deadlines.stopGraceMs),
@@ -165,7 +184,8 @@ export class Runtime extends EventTarget {
   pump() {
     if (this.current || !this.ready || this.queue.length === 0) return;
     this.current = this.queue.shift();
-    const { id, code, checks } = this.current;
+    const { id, code, checks, firstSteps } = this.current;
+    if (this.gate) openGate(this.gate, firstSteps);
     this.port.postMessage({ type: "run", id, code, checks });
     this.port.postMessage({ type: "ping", id });
     this.current.begin();

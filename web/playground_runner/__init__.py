@@ -55,11 +55,13 @@ class Runner:
 
     def run(self, code: str, send_output: Callable[[str], None], checks: Iterable[str] = (),
             report: Callable[[str], None] | None = None,
-            send_plots: Callable[[str], None] | None = None) -> str:
+            send_plots: Callable[[str], None] | None = None,
+            pace: Callable[[bool], bool] | None = None) -> str:
         """Run `code` in a fresh namespace, then, if it ended without error, the author's
         `checks` on what it left; returns the result as JSON for the page. `report` hears,
         as it happens, each time the code reaches into the playground itself (guard.py);
-        `send_plots`, as they gather, the points and pictures of `plot` and `boundary`."""
+        `send_plots`, as they gather, the points and pictures of `plot` and `boundary`;
+        `pace`, as each step of them begins, whether it may (plots.py)."""
         output = Output(send_output)
         result = {"status": "done", "error": None, "line": None, "ms": 0.0,
                   "ended": time.time() * 1000, "tables": [], "check": None}
@@ -72,7 +74,8 @@ class Runner:
         restore = pristine.restore, state.restore, guard.unhide_runner  # taken before the code
         try:
             _enter(state)
-            namespace = _run(code, output, result, Plots(send_plots), self)
+            plots = Plots(send_plots, _flushing(pace, output))
+            namespace = _run(code, output, result, plots, self)
             if checks and result["status"] == "done":
                 for step in (*restore, self.standard.restore):  # the checks' pristine names
                     step()
@@ -111,6 +114,20 @@ class Runner:
         """What is there now is pristine: for the worker, after it imported more (micropip)."""
         self.pristine.save()
         self.standard.save()
+
+
+def _flushing(pace: Callable[[bool], bool] | None,
+              output: Output) -> Callable[[bool], bool] | None:
+    """`pace`, sending what the code printed before a step waits: it shows while paused."""
+    if pace is None:
+        return None
+
+    def paced(block: bool) -> bool:
+        if block:
+            output.flush()
+        return pace(block)
+
+    return paced
 
 
 def _enter(state: RunState) -> None:

@@ -12,9 +12,19 @@
         engine.nn model of two inputs and one output instead of a function: its weights
         go to the page, which computes the grid with the same floats as its forward().
 
-The code never waits for the page: points and pictures gather here, and go out as one
+The code does not wait for the page: points and pictures gather here, and go out as one
 message at most every FLUSH_SECONDS (and as the run ends), when `plot` or `boundary` is
-called. Past the caps, points are counted, not sent, and the output says how many.
+called. A series past MAX_POINTS is thinned, not cut: every other point it kept goes (the
+page thins its copy by the same rule, as the point past the cap comes in), and from then
+on only every other point is sent, so a series always spans the whole run. Every
+boundary() picture is sent, with the step it was drawn at: the page keeps a history of
+them to scrub through.
+
+The run's step is the most points of any series, or draws of any picture. Where the page
+paces the run (`pace`, a function of the worker's: pace.js), a call that begins a new
+step first asks it for the step: when the page says the step must wait (paused, or a
+pace of a few steps a second), what gathered goes out, and the call waits until the page
+lets the step begin, or the run is stopped; that message says so (`waits`).
 
 A module of its own, as show.py is: code can read what `plot` leads to (its class's
 functions' globals), so little of the runner's is in reach from here.
@@ -38,11 +48,14 @@ FLUSH_SECONDS = 0.1
 is a redraw of the charts, the page's main thread's time (uPlot's canvas, its text),
 which a machine whose cores are all busy takes from Python; a chart redrawn more often
 looks no more alive (bench/train.py prints what the redraws cost)."""
-BATCH_POINTS = 2_000
+BATCH_POINTS = CONTRACT["plots"]["batchPoints"]
 """A message holds at most this many points: the page takes in a message in one task."""
 MAX_SERIES = CONTRACT["plots"]["series"]
 MAX_POINTS = CONTRACT["plots"]["points"]
-"""Points a series keeps at most: the page redraws a chart in a frame."""
+"""Points a series keeps at most (even: halving keeps every other); past it, the series
+is thinned. The page draws a chart's points in a frame."""
+BATCH_PICTURES = CONTRACT["plots"]["batchPictures"]
+"""A message holds at most this many pictures."""
 MAX_PICTURES = CONTRACT["plots"]["pictures"]
 MAX_RESOLUTION = CONTRACT["plots"]["resolution"]
 MAX_BOUNDARY_POINTS = CONTRACT["plots"]["pictureRows"]
@@ -57,20 +70,26 @@ MARGIN = 0.1
 class Plots:
     """A run's charts: the series so far, and what waits to be sent to the page."""
 
-    def __init__(self, post: Callable[[str], None] | None) -> None:
+    def __init__(self, post: Callable[[str], None] | None,
+                 pace: Callable[[bool], bool] | None = None) -> None:
         self._post = post
+        self._pace = pace
         self._started = time.perf_counter()
         self._last_flush = float("-inf")  # so the first point goes out at once
         self._index: dict[tuple[str, str], int] = {}  # (chart, name) -> series number
-        self._counts: list[int] = []  # points appended to each series, dropped ones too
+        self._counts: list[int] = []  # points appended to each series, thinned ones too
+        self._kept: list[int] = []  # points each series keeps (the page's copy)
+        self._strides: list[int] = []  # each series sends every stride-th point
         self._dropped: dict[int, int] = {}
         self._new_series: list[list] = []  # [number, chart, name]
         self._points: list[list] = []
-        self._pictures: dict[str, dict] = {}  # a boundary's latest picture, by title
+        self._pictures: list[dict] = []  # every boundary() picture since the last message
         self._titles: list[str] = []
+        self._draws: dict[str, int] = {}  # boundary() calls of each title
         self._left_out = 0  # points of series past MAX_SERIES
         self._left_out_pictures = 0
         self._steps = 0
+        self._waits = False  # the next message is the last before a step waits
         self._dropped_changed = False
 
     def plot(self, name: object, y: object, x: object = None, chart: object = None) -> None:
@@ -88,20 +107,38 @@ class Plots:
             # Each step one call, so that a Stop between them leaves nothing half made.
             index = len(self._counts)
             self._counts.append(0)
+            self._kept.append(0)
+            self._strides.append(1)
             self._new_series.append([index, chart, name])
             self._index[(chart, name)] = index
         count = self._counts[index]
         x = float(count) if x is None else _number(x, f"plot({name!r}): x")
         if not math.isfinite(x):
             raise ValueError(f"plot({name!r}): x is {x}, not a finite number")
+        self._begin_step(count + 1)
         self._counts[index] = count + 1
-        self._steps = max(self._steps, count + 1)
-        if count >= MAX_POINTS:
-            self._dropped[index] = self._dropped.get(index, 0) + 1
-            self._dropped_changed = True
-        else:
+        if count % self._strides[index] == 0:
+            if self._kept[index] == MAX_POINTS:  # the page keeps every other point
+                self._strides[index] *= 2
+                self._kept[index] //= 2
+            self._kept[index] += 1
             self._points.append([index, x, y if math.isfinite(y) else None])
+        if count >= MAX_POINTS:
+            self._dropped[index] = count + 1 - self._kept[index]
+            self._dropped_changed = True
         self._maybe_flush()
+
+    def _begin_step(self, step: int) -> None:
+        """A call of this run's step `step`: when it is a new step, the page's pace may
+        have it wait, with what gathered sent first (so the page shows the step before)."""
+        if step <= self._steps:
+            return
+        if self._pace is not None and not self._pace(False):
+            self._waits = True
+            self.flush()
+            self._pace(True)
+            self._last_flush = time.perf_counter()  # the step's points go with the next wait
+        self._steps = step
 
     def boundary(self, predict: object, points: object, labels: object,
                  title: object = "boundary", resolution: int = 30,
@@ -124,55 +161,64 @@ class Plots:
                 self._left_out_pictures += 1
                 return
             self._titles.append(title)
+        draws = self._draws.get(title, 0) + 1
+        self._begin_step(draws)
+        self._draws[title] = draws
         (x0, x1), (y0, y1) = _span([p[0] for p in pairs]), _span([p[1] for p in pairs])
         xs, ys = _centres(x0, x1, resolution), _centres(y0, y1, resolution)
         picture = {
             "title": title, "x": [x0, x1], "y": [y0, y1], "size": resolution,
             "threshold": threshold,
             "points": pairs[:MAX_BOUNDARY_POINTS], "classes": classes[:MAX_BOUNDARY_POINTS],
-            "pointsLeftOut": max(0, len(pairs) - MAX_BOUNDARY_POINTS),
+            "pointsLeftOut": max(0, len(pairs) - MAX_BOUNDARY_POINTS), "step": self._steps,
         }
         if weights is not None and _for_the_page(weights, resolution):
             picture.update(model=weights, xs=xs, ys=ys)  # the page computes the grid
         else:
             run = predict if weights is None else _of_x_and_y(predict)
             picture["values"] = _grid(run, xs, ys, where)
-        self._pictures[title] = picture
+        self._pictures.append(picture)
         self._maybe_flush()
 
     def _maybe_flush(self) -> None:
-        if len(self._points) >= BATCH_POINTS or \
+        if len(self._points) >= BATCH_POINTS or len(self._pictures) >= BATCH_PICTURES or \
                 time.perf_counter() - self._last_flush > FLUSH_SECONDS:
             self.flush()
 
     def flush(self) -> None:
         """Send what gathered since the last message, if anything did."""
         self._last_flush = time.perf_counter()
-        if not (self._points or self._pictures or self._new_series or self._dropped_changed):
+        if not (self._points or self._pictures or self._new_series or self._dropped_changed
+                or self._waits):
             return
         batch = {
             "ms": (self._last_flush - self._started) * 1000, "steps": self._steps,
             "series": self._new_series, "points": self._points,
             "dropped": [[i, n] for i, n in self._dropped.items()],
-            "boundaries": list(self._pictures.values()),
+            "boundaries": self._pictures, "waits": self._waits,
         }
-        self._new_series, self._points, self._pictures = [], [], {}
-        self._dropped_changed = False
+        self._new_series, self._points, self._pictures = [], [], []
+        self._dropped_changed = self._waits = False
         if self._post is not None:
             self._post(json.dumps(batch, allow_nan=False))
 
     def say_left_out(self, note: Callable[[str], None]) -> None:
         """Say in the output what the caps kept from the page."""
         names = {index: name for (_, name), index in self._index.items()}
-        for index, count in self._dropped.items():
-            note(f"plot({names[index]!r}): {count:,} points past the first {MAX_POINTS:,} "
-                 f"not drawn (a series keeps {MAX_POINTS:,})")
+        for index in self._dropped:
+            note(f"plot({names[index]!r}): {self._counts[index]:,} points, drawn as every "
+                 f"{_ordinal(self._strides[index])} (a series keeps {MAX_POINTS:,} at most)")
         if self._left_out:
             note(f"plot(): {self._left_out:,} points of series past the first {MAX_SERIES} "
                  f"not drawn (a run draws {MAX_SERIES} series at most)")
         if self._left_out_pictures:
             note(f"boundary(): {self._left_out_pictures:,} pictures of titles past the first "
                  f"{MAX_PICTURES} not drawn")
+
+
+def _ordinal(n: int) -> str:
+    """2nd, 4th, 8th, ...: a stride, said."""
+    return f"{n}{'nd' if n % 10 == 2 and n % 100 != 12 else 'th'}"
 
 
 def _model_weights(predict: object, where: str) -> Weights | None:

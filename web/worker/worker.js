@@ -12,6 +12,8 @@
 // Global in:     {type: "boot", port: MessagePort, interrupt?: Int32Array on a SharedArrayBuffer,
 //                 mailbox?: SharedArrayBuffer,  where the page waits for what this worker says
 //                                               once ready (../shared/mailbox.js)
+//                 gate?: Int32Array on a SharedArrayBuffer,  the steps of plot() a run may
+//                                               begin (../shared/pace-gate.js)
 //                 wasm?: WebAssembly.Module, memory?: ArrayBuffer}  from the worker before,
 //                 build,                        the page's build, which must be this worker's
 //                 snapshotStallMs}              how long the snapshot's download may go without
@@ -48,6 +50,7 @@
 
 import { Downloads } from "./downloads.js";
 import { mailboxSender } from "../shared/mailbox.js";
+import { paceOf } from "../shared/pace-gate.js";
 import { moduleWorker } from "../shared/module-worker.js";
 import { writePythonFiles } from "./python-files.js";
 import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./snapshot-cache.js";
@@ -153,6 +156,7 @@ let runner = null;
 let runCode = null;
 let tidy = null;
 let interrupt = null;
+let pace; // where the page paces a run's steps (../shared/pace-gate.js); undefined (None) elsewhere
 let micropip = null;
 // The standard library is yet to be put back after the last run: tidy() takes a core
 // for milliseconds, which the page wants while it paints that run's result.
@@ -483,7 +487,7 @@ async function handle(data, say) {
     runStarts();
     let result;
     try {
-      result = runCode(data.code, send, data.checks, reach, sendPlots);
+      result = runCode(data.code, send, data.checks, reach, sendPlots, pace);
     } finally {
       runEnds();
     }
@@ -554,7 +558,7 @@ function restoreGlobals(before) {
  */
 async function serve() {
   const boot = await booted;
-  const { port: page, interrupt: buffer, mailbox } = boot;
+  const { port: page, interrupt: buffer, mailbox, gate } = boot;
   let say = (message) => post(page, message);
   const fail = (error) => {
     downloads.stop();
@@ -570,6 +574,7 @@ async function serve() {
         interrupt = buffer;
         pyodide.setInterruptBuffer(interrupt);
       }
+      if (gate) pace = paceOf(gate, interrupt);
       scopeTimers(pyodide._module); // before any learner code, and before the built-ins are taken
       watchFiles(pyodide.FS);
       watchRealm();

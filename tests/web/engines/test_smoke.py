@@ -137,3 +137,43 @@ def test_a_run_draws_its_chart_and_decision_regions(engine, site):
         " data.some((v, i) => i % 4 === 3 && v > 0)];"
     )
     assert drawn == ["100", True, True]
+
+
+# Whether a run that plots can be paused: Python waits on memory shared with the page,
+# which WebKitGTK cannot share (as for Stop's interrupt, above).
+PAUSES = INTERRUPTS_WHEN_ISOLATED
+ENDLESS_TRAINING = (
+    "import itertools\nfor i in itertools.count():\n    plot('loss', 1 / (i + 1))\n")
+# Resolves with the charts panel's data-`name` once it is at least `least`.
+WAIT_FOR_PANEL = """
+const [selector, name, least, done] = arguments;
+const plots = document.querySelector(selector).shadowRoot.querySelector(".plots");
+const check = () => {
+  if (!(Number(plots.dataset[name]) >= least)) return;
+  observer.disconnect();
+  done(Number(plots.dataset[name]));
+};
+const observer = new MutationObserver(check);
+observer.observe(plots, { attributes: true });
+check();
+"""
+
+
+def test_a_training_run_pauses_steps_and_stops_where_memory_is_shared(engine, site):
+    training = open_playground(engine, site)
+    training.start(ENDLESS_TRAINING)
+    training.wait(WAIT_FOR_PANEL, "steps", 3)
+    pacer = "return root.querySelector('.pacer').dataset.state;"
+    if not PAUSES[engine.name]:
+        assert training.call(pacer) == "unpaceable"
+        training.press("Stop")
+        assert training.wait_for(*FINAL_STATES) == "stopped"
+        return
+    training.press("Pause")
+    waiting = training.wait(WAIT_FOR_PANEL, "waiting", 1)
+    assert training.call("return root.querySelector('.plots').dataset.steps;") == str(waiting - 1)
+    training.press("Step")
+    assert training.wait(WAIT_FOR_PANEL, "waiting", waiting + 1) == waiting + 1
+    assert training.call(pacer) == "paused"
+    training.press("Stop")
+    assert training.wait_for(*FINAL_STATES) == "stopped"
