@@ -36,6 +36,8 @@ def test_a_failed_start_says_why_and_run_ends_saying_it_cannot_run(new_context, 
     assert playground.run() == "error"
     assert playground.output.startswith(f"Python could not start: {why}")
     assert "Press Retry to start it again." in playground.output
+    assert playground.element.locator(".tables .empty").inner_text() == \
+        "No graph: the output says why."
     assert "failed: " in playground.element.locator(".status").inner_text()
     assert playground.python_starts == 1  # Run started none: it ended at once
 

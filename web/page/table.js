@@ -269,6 +269,7 @@ export function noGraphNote(result) {
   if (status === "stopped") return "Stopped before the code made a graph.";
   if (status !== "error") return "This code made no graph.";
   const kind = errorKind(result);
+  if (kind === null) return "No graph: the output says why."; // the page's own message
   const where = line ? ` on line ${line}` : "";
   if (nothingRan(result)) return `${kind}${where}: nothing ran.`;
   return `${kind}${where}, before the code made a graph.`;
@@ -279,8 +280,10 @@ export function nothingRan(result) {
   return result.status === "error" && COMPILE_ERRORS.has(errorKind(result)) && !/, in </.test(result.error ?? "");
 }
 
+/** The exception's name, as Python's last line of a traceback starts ("ZeroDivisionError:
+ *  ...", "KeyboardInterrupt"); null for the page's own messages, which are prose. */
 function errorKind({ error }) {
-  return /^\w+/.exec((error ?? "").trim().split("\n").at(-1))?.[0] ?? "An error";
+  return /^(\w+)(?::|$)/.exec((error ?? "").trim().split("\n").at(-1))?.[1] ?? null;
 }
 
 function nodes(count) {
