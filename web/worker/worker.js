@@ -28,7 +28,8 @@
 //                {type: "ready", wasm, memory, build}  Pyodide's WebAssembly.Module and the
 //                                             snapshot's memory as restored (transferred), or
 //                                             nulls; and this worker's build (BUILD_ID)
-//                {type: "output", id, batch}  JSON of [[stream, text], ...]
+//                {type: "output", id, batch}  JSON of [[stream, text], ...], at most every
+//                                             50 ms while the run goes on (outbox.js)
 //                {type: "plots", id, batch}   JSON of what plot() and boundary() gathered
 //                                             (playground_runner/plots.py)
 //                {type: "result", id, result, reached}  JSON from playground_runner.run, and
@@ -52,6 +53,8 @@ import { MAX_SNAPSHOT_BYTES, unpack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
 import { realmChange, watchRealm } from "./realm.js";
 import { runEnds, runStarts, scopeTimers } from "./run-timers.js";
+import { Outbox } from "./outbox.js";
+import { signals } from "./signals.js";
 import { WarmUp } from "./warm-up.js";
 import example from "../shared/example.py";
 
@@ -145,6 +148,10 @@ let runner = null;
 let runCode = null;
 let tidy = null;
 let interrupt = null;
+// What Pyodide reads its signals from (signals.js): the page's Stop, and the ticks on
+// which what a run printed goes to the page, into the run's outbox while it runs.
+let outbox = null;
+let pythonSignals = null;
 let micropip = null;
 // The standard library is yet to be put back after the last run: tidy() takes a core
 // for milliseconds, which the page wants while it paints that run's result.
@@ -463,17 +470,24 @@ async function handle(data, say) {
     putBack(); // before micropip's import, which saves what it finds as pristine
     if (!micropip && MENTIONS_MICROPIP.test(data.code)) await loadMicropip(site);
     if (interrupt) interrupt[0] = 0; // a Stop that came after the last run ended
-    const send = (batch) => say({ type: "output", id: data.id, batch });
-    const sendPlots = (batch) => say({ type: "plots", id: data.id, batch });
+    const runOutbox = new Outbox((batch) => say({ type: "output", id: data.id, batch }));
+    const send = (batch) => runOutbox.add(batch);
+    const sendPlots = (batch) => {
+      runOutbox.flush();
+      say({ type: "plots", id: data.id, batch });
+    };
     const globals = globalsNow();
     reached = [];
     runStarts();
     let result;
     try {
+      outbox = runOutbox;
       result = runCode(data.code, send, data.checks, reach, sendPlots);
     } finally {
+      outbox = null;
       runEnds();
     }
+    runOutbox.flush();
     restoreGlobals(globals);
     const change = realmChange();
     if (change) reach(`the worker's JavaScript: ${change} was changed`);
@@ -551,10 +565,9 @@ async function serve() {
   queue = started
     .then(() => {
       sameBuild(boot);
-      if (buffer) {
-        interrupt = buffer;
-        pyodide.setInterruptBuffer(interrupt);
-      }
+      interrupt = buffer ?? null;
+      pythonSignals = signals(interrupt, () => outbox?.due());
+      pyodide.setInterruptBuffer(pythonSignals);
       scopeTimers(); // before any learner code, and before the built-ins are taken
       watchRealm();
       const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory, build: BUILD_ID };
@@ -588,6 +601,6 @@ function runExampleUnseen() {
   } catch (error) {
     if (error?.type !== "KeyboardInterrupt") throw error;
   } finally {
-    if (interrupt) pyodide.setInterruptBuffer(interrupt);
+    pyodide.setInterruptBuffer(pythonSignals);
   }
 }
