@@ -8,19 +8,10 @@ import json
 import pytest
 
 from .conftest import NEVER_MS, set_deadlines
+from .test_limits import COUNT_OUTPUT_MESSAGES
 
 # Prints a line and the start of another, then computes until stopped.
 BUSY_AFTER_PRINTING = "print('e =', 0.5)\nprint('partial', end='')\nwhile True:\n    pass\n"
-
-# Counts the output messages the page takes in from now on (el.outputMessages).
-COUNT_OUTPUT_MESSAGES = """el => {
-  el.outputMessages = 0;
-  const receive = el.runtime.receive.bind(el.runtime);
-  el.runtime.receive = (message) => {
-    if (message?.type === "output") el.outputMessages++;
-    receive(message);
-  };
-}"""
 
 # The run's result (its ms), and how many output messages the page took in for it.
 RUN_COUNTED = """async (el, code) => {
