@@ -1,7 +1,7 @@
 """How long a run's flood of output, or of graphs, holds the page's main thread.
 
-    python bench/flood.py [--runs N] [--only TEXT]    (after `python build.py`; uses .venv's
-                                                      Playwright)
+    python bench/flood.py [--runs N] [--only TEXT] [--no-isolation]
+                                        (after `python build.py`; uses .venv's Playwright)
 
 For each program below, run N times in a fresh page each, after a first run that prints
 one line (so that starting the page and its editor is over): the page's longest task from
@@ -9,6 +9,9 @@ Run to the run's end (Chromium's PerformanceObserver 'longtask', which reports t
 50 ms and more: "none" means every task was shorter), and the time from Run to the run's
 end, output drawn. Medians over the runs, and the worst. Target: no task of 50 ms or more.
 The first program is that one line again: what the page costs a run, flood or not.
+With --no-isolation the site is served without the cross-origin isolation headers: the
+worker's messages then come over its port, each a task of the page's, where an isolated
+page takes them from shared memory.
 The tests check what bounds it (tests/web/test_limits.py: output drawn a bounded piece a
 frame, a bounded number of elements, tables capped; tests/web/test_plots_pace.py: a
 chart's series thinned past their cap, and a bounded number of points drawn); a machine's
@@ -32,6 +35,12 @@ PROGRAMS = {
         "    sys.stdout.write('a')\n    sys.stderr.write('b')\n"),
     "a million empty batches sent by the code": (
         "import sys\nsend = sys.stdout.output.send\nfor _ in range(1_000_000):\n    send('[]')\n"),
+    "a million empty batches posted past the runner": (
+        "import sys\npost = sys.stdout.output._post\nfor _ in range(1_000_000):\n"
+        "    post('[]')\n"),
+    "100,000 one-character batches posted past it": (
+        "import sys\npost = sys.stdout.output._post\nfor _ in range(100_000):\n"
+        "    post('[[\"stdout\", \"x\"]]')\n"),
     "250,000 lines sent by the code (refused)": (
         "import sys, json\nsys.stdout.output.send(json.dumps([['stdout', '\\n' * 250_000]]))\n"),
     "12 series of 20,000 points, no x shared, one chart": (
@@ -86,8 +95,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="fresh pages per program")
     parser.add_argument("--only", default="", help="only the programs whose name has this")
+    parser.add_argument("--no-isolation", action="store_true",
+                        help="serve without the cross-origin isolation headers")
     args = parser.parse_args()
-    with served_browser() as (browser, site):
+    with served_browser(isolation=not args.no_isolation) as (browser, site):
         print(f"{'program':<48} {'longest task (median, worst)':>30} {'run (median)':>14}")
         for name, code in PROGRAMS.items():
             if args.only not in name:

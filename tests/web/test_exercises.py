@@ -333,3 +333,24 @@ def test_axe_finds_no_violations_on_an_exercise_with_its_hints_verdict_and_quest
     expect(ex.panel.get_by_role("group", name="Show the solution?")).to_be_visible()
     violations = axe_violations(page)
     assert [v["id"] for v in violations] == [], readable(violations)
+
+
+# A check whose message shows code with a line longer than a phone's width.
+LONG_LINE_CHECK = (
+    "assert False, 'The sum is wrong on a graph that this code builds:\\n' + "
+    "'    total = VAdd(g, ' + ', '.join('node_%d' % i for i in range(30)) + ')'\n")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_no_line_of_an_exercises_feedback_is_cut_at_the_panels_edge(open_page, new_context, width):
+    context = new_context(viewport={"width": width, "height": 844})
+    page = open_page("long-line.html", exercise(TWO_LEAVES, checks=[LONG_LINE_CHECK],
+                                                id="long"), context=context)
+    ex = Exercise(page, "#long")
+    assert ex.attempt()["passed"] is False
+    assert "node_29)" in ex.messages()[0]
+    cut = ex.panel.locator(".messages, .messages li, .messages pre").evaluate_all(
+        "parts => parts.filter(p => p.scrollWidth > p.clientWidth).map(p => p.localName)")
+    assert cut == []
+    panel = ex.panel.bounding_box()
+    assert panel["x"] >= 0 and panel["x"] + panel["width"] <= width

@@ -151,6 +151,38 @@ def test_on_a_phone_long_lines_of_code_wrap(open_playground, site):
     assert scroller.evaluate("s => s.scrollWidth <= s.clientWidth")
 
 
+# Where the second row of line 2 starts, where its code starts, and where the line starts.
+WRAPPED_ROW = """el => {
+  const view = el.view;
+  const line = view.state.doc.line(2);
+  const code = line.from + line.text.search(/\\S/);
+  const first = view.coordsAtPos(code);
+  for (let pos = code + 1; pos < line.to; pos++) {
+    const at = view.coordsAtPos(pos);
+    if (at.top >= first.bottom) return [at.left, first.left, view.coordsAtPos(line.from).left];
+  }
+  return null;
+}"""
+
+
+def test_on_a_phone_a_wrapped_line_goes_on_at_its_indentation(open_playground, site):
+    playground = open_playground(site, **PHONE)
+    playground.code = "def f(x):\n    return " + " + ".join(["x"] * 40) + "\n"
+    row = playground.element.evaluate(WRAPPED_ROW)
+    assert row is not None  # the line wraps
+    wrapped, code, line = row
+    assert wrapped == pytest.approx(code, abs=1)
+    assert code > line
+
+
+def test_on_a_touch_screen_the_pictures_zoom_buttons_are_44px_each_way(open_playground, site):
+    playground = open_playground(site, **PHONE)
+    run_and_draw(playground)
+    for name in ("Zoom in", "Zoom out", "Fit the picture"):
+        button = playground.element.get_by_role("button", name=name).bounding_box()
+        assert button["width"] >= 44 and button["height"] >= 44, name
+
+
 def test_on_a_touch_screen_the_legend_speaks_of_touch_and_buttons_are_44px_tall(
     open_playground, site
 ):

@@ -1,16 +1,19 @@
 """What a run prints reaches the page in timed batches, however it is printed: code that
 reaches the runner's output and sends batches itself is batched too, so that a flood of
-them costs the page a message at most every FLUSH_SECONDS."""
+them costs the page a message at most every FLUSH_SECONDS; and what waits goes on the
+worker's tick, though the code prints nothing more."""
 
 from __future__ import annotations
 
 import json
+import signal
+import sys
 from types import SimpleNamespace
 
 from playground_runner import output as output_module
-from playground_runner.output import BATCH_PAIRS, FLUSH_SECONDS, Output
+from playground_runner.output import BATCH_PAIRS, FLUSH_SECONDS, TICK, Output
 
-from .runs import RUNNER
+from .runs import RUNNER, run
 
 
 def test_a_million_empty_batches_sent_by_the_code_send_the_page_nothing():
@@ -60,3 +63,37 @@ def test_output_that_switches_streams_at_every_character_goes_in_batches_of_boun
     pairs = [json.loads(batch) for batch in batches]
     assert all(len(batch) <= BATCH_PAIRS for batch in pairs)
     assert "".join(text for batch in pairs for _, text in batch) == "ab" * 5_000
+
+
+def test_the_workers_tick_sends_what_waits_the_start_of_a_line_too(monkeypatch):
+    monkeypatch.setattr(output_module, "time", SimpleNamespace(monotonic=lambda: 100.0))
+    batches: list[str] = []
+    code = ("import signal, sys\nprint('a')\nprint('e =', end='')\n"
+            "signal.raise_signal(signal.SIGUSR1)\nsys.stderr.write('after')\n")
+    result = json.loads(RUNNER.run(code, batches.append))
+    assert result["status"] == "done"
+    assert [json.loads(batch) for batch in batches] == [
+        [["stdout", "a"]],  # the first output goes at once; the rest waits, time standing still
+        [["stdout", "\ne ="]],  # on the tick
+        [["stderr", "after"]],  # as the run ends
+    ]
+
+
+def test_a_tick_inside_a_write_leaves_what_waits_to_that_write():
+    posted: list[str] = []
+    output = Output(posted.append)
+    output.write("stdout", "a")
+    output.write("stdout", "b")
+    in_a_write = SimpleNamespace(f_globals=vars(output_module), f_back=None)
+    called_by_a_write = SimpleNamespace(f_globals={}, f_back=in_a_write)
+    output.tick(TICK, called_by_a_write)
+    assert posted == ['[["stdout", "a"]]']
+    output.tick(TICK, sys._getframe())
+    assert posted == ['[["stdout", "a"]]', '[["stdout", "b"]]']
+
+
+def test_a_run_leaves_the_ticks_handler_as_it_found_it():
+    before = signal.getsignal(TICK)
+    result, output = run("import signal\nprint(signal.getsignal(signal.SIGUSR1).__name__)\n")
+    assert output == "tick\n"
+    assert signal.getsignal(TICK) is before

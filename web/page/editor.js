@@ -2,7 +2,7 @@
 // Tab moves focus on, as a hint under the code says while the editor has focus,
 // so that no keyboard user is trapped in it), number literals to drag (scrub.js),
 // no autocorrection, long lines wrapped (a phone shows every character without
-// scrolling sideways), a mark on the line where the last run failed, and
+// scrolling sideways) at their indentation (wrapped-indent.js), a mark on the line where the last run failed, and
 // CodeMirror's own light or dark look (its panels and tooltips) switched with the
 // playground's.
 
@@ -15,6 +15,7 @@ import { tags } from "@lezer/highlight";
 import { basicSetup } from "codemirror";
 import { deadlines } from "./deadlines.js";
 import { scrubbing } from "./scrub.js";
+import { wrappedIndent } from "./wrapped-indent.js";
 
 // Colours come from CSS variables so that light and dark themes are CSS alone.
 const highlight = HighlightStyle.define([
@@ -147,6 +148,7 @@ export function createEditor({ parent, root, doc, onChange, onScrub, readOnly = 
       darkness.of(EditorView.darkTheme.of(dark)),
       readOnly ? [] : [keymap.of([indentWithTab]), escapeThenTab, tabHintPanel, liftTabHint, scrubbing()],
       EditorView.lineWrapping,
+      wrappedIndent,
       errorLine.field,
       nodeLine.field,
       EditorState.readOnly.of(readOnly),

@@ -33,7 +33,7 @@ from .checks import run_checks
 from .errors import FILENAME, Parting, error_line, learner_traceback
 from .fresh import Pristine, RunState, StandardLibrary, Stopped
 from .guard import guard
-from .output import NoInput, Output, Stream
+from .output import TICK, NoInput, Output, Stream
 from .plots import Plots
 from .show import Show
 from .tables import MAX_TABLES, graphs_in, tabulate
@@ -183,9 +183,11 @@ def _run(code: str, output: Output, result: dict, plots: Plots, runner: Runner) 
 
 
 def _redirect(output: Output) -> None:
-    """What the code prints goes to the page; it reads no input."""
+    """What the code prints goes to the page, on the worker's tick too; it reads no input."""
     sys.stdin = NoInput()
     sys.stdout, sys.stderr = Stream(output, "stdout"), Stream(output, "stderr")
+    if TICK is not None:
+        signal.signal(TICK, output.tick)
 
 
 def _json(result: dict, output: Output) -> str:

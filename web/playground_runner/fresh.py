@@ -6,11 +6,11 @@ classes, and the ABCs' registrations: StandardLibrary), as they were when saved;
 they were when the run began, `sys` and `sys.modules` (so a module the run imported is
 imported afresh by the next), the recursion limit, the trace and profile functions,
 sys.monitoring's tools, the garbage collector and its callbacks, the working directory,
-the environment variables, the SIGINT handler, the collector's thresholds and
-debugging, the switch interval, and what library.py keeps (the standard library's
-containers: warnings' filters, re's cache, the finders' cache); random's generator is
-seeded afresh for every run. What cannot be put back so (a frame's locals, memory
-written by ctypes, an audit hook) is what guard.py watches for.
+the environment variables, the handlers of SIGINT and of the worker's tick, the
+collector's thresholds and debugging, the switch interval, and what library.py keeps (the
+standard library's containers: warnings' filters, re's cache, the finders' cache);
+random's generator is seeded afresh for every run. What cannot be put back so (a frame's
+locals, memory written by ctypes, an audit hook) is what guard.py watches for.
 
 Putting back is cheap when nothing changed (each saved name is compared by identity),
 so it runs both before a run (against whatever ran between runs, a timer say) and
@@ -35,6 +35,7 @@ import engine
 from .errors import FILENAME
 from .guard import in_packages, up_to_learner
 from .library import LibraryState, Registrations, reseed
+from .output import TICK
 from .snapshots import Snapshot, Snapshots, module_snapshots
 
 TRACKED = ("engine", __package__)
@@ -242,7 +243,8 @@ class RunState:
         self.gc_enabled = gc.isenabled()
         self.cwd = os.getcwd()
         self.environ = Snapshot(os.environ._data)  # the dict behind os.environ
-        self.sigint = signal.getsignal(signal.SIGINT)
+        self.handlers = {signum: signal.getsignal(signum)
+                         for signum in (signal.SIGINT, TICK) if signum is not None}
         global _stopped
         _stopped = False
         self.tools = monitoring_tools()
@@ -278,7 +280,8 @@ class RunState:
             os.chdir(self.cwd)
         if self.environ.changed():
             self.restore_environ()
-        signal.signal(signal.SIGINT, self.sigint)
+        for signum, handler in self.handlers.items():
+            signal.signal(signum, handler)
         for tool_id, name in enumerate(monitoring_tools()):
             if name is not None and name != self.tools[tool_id]:
                 MONITORING.free_tool_id(tool_id)  # since Python 3.14, its events and callbacks too

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import time
 from collections.abc import Callable
+from types import FrameType
 
 from .contract import CONTRACT
 
@@ -16,12 +18,16 @@ BATCH_PAIRS = 1_000
 every character makes one a character): the page takes in a batch in one task."""
 TRUNCATED = f"\n… output truncated (more than {MAX_LINES:,} lines or {MAX_CHARS // 1000:,} kB)\n"
 STREAMS = tuple(CONTRACT["output"]["streams"])
+TICK: int | None = getattr(signal, "SIGUSR1", None)
+"""The worker's tick, every FLUSH_SECONDS while Python runs (web/worker/signals.js).
+Windows's Python, which the authors' commands may run on, has no such signal."""
 
 
 class Output:
     """stdout and stderr together, in order, capped, sent to the page in timed batches:
-    a message at most every FLUSH_SECONDS, and one at the end, however the output comes.
-    Each message costs the page's main thread a task of its own."""
+    a message at most every FLUSH_SECONDS, and one at the end, however the output comes;
+    what waits goes on the worker's tick too, though the code writes nothing more for a
+    while. Each message costs the page's main thread a task of its own."""
 
     def __init__(self, post: Callable[[str], None]) -> None:
         self._post = post
@@ -69,6 +75,12 @@ class Output:
         if time.monotonic() - self.last_flush > FLUSH_SECONDS:
             self.flush()
 
+    def tick(self, signum: int, frame: FrameType | None) -> None:
+        """TICK's handler: send what waits, unless the tick came in the middle of this
+        module's code (a write, a send): then that sends it, or the next tick does."""
+        if (self.pending or self.sealed) and not _inside_this_module(frame):
+            self.flush()
+
     def note(self, text: str) -> None:
         """A line from the playground itself, on stderr."""
         self.write("stderr", text + "\n")
@@ -85,6 +97,15 @@ class Output:
         if self.pending:
             self.sealed.append(json.dumps(self.pending)[1:-1])
             self.pending = []
+
+
+def _inside_this_module(frame: FrameType | None) -> bool:
+    """Whether `frame`, or a frame it was called from, runs this module's code."""
+    while frame is not None:
+        if frame.f_globals is globals():
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _is_batch(text: str) -> bool:

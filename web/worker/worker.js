@@ -33,7 +33,8 @@
 //                {type: "ready", wasm, memory, build}  Pyodide's WebAssembly.Module and the
 //                                             snapshot's memory as restored (transferred), or
 //                                             nulls; and this worker's build (BUILD_ID)
-//                {type: "output", id, batch}  JSON of [[stream, text], ...]
+//                {type: "output", id, batch}  JSON of [[stream, text], ...], at most every
+//                                             50 ms while the run goes on (outbox.js)
 //                {type: "plots", id, batch}   JSON of what plot() and boundary() gathered
 //                                             (playground_runner/plots.py)
 //                {type: "result", id, result, reached}  JSON from playground_runner.run, and
@@ -60,6 +61,8 @@ import { realmChange, watchRealm } from "./realm.js";
 import { filesNow, restoreFiles, watchFiles } from "./run-files.js";
 import { runEnds, runStarts, scopeTimers } from "./run-timers.js";
 import { Stalled, stallWatch } from "./stall.js";
+import { Outbox } from "./outbox.js";
+import { signals } from "./signals.js";
 import { WarmUp } from "./warm-up.js";
 import example from "../shared/example.py";
 import { reached as REACHED } from "../shared/contract.json";
@@ -157,6 +160,10 @@ let runCode = null;
 let tidy = null;
 let interrupt = null;
 let pace; // where the page paces a run's steps (../shared/pace-gate.js); undefined (None) elsewhere
+// What Pyodide reads its signals from (signals.js): the page's Stop, and the ticks on
+// which what a run printed goes to the page, into the run's outbox while it runs.
+let outbox = null;
+let pythonSignals = null;
 let micropip = null;
 // The standard library is yet to be put back after the last run: tidy() takes a core
 // for milliseconds, which the page wants while it paints that run's result.
@@ -479,18 +486,25 @@ async function handle(data, say) {
     putBack(); // before micropip's import, which saves what it finds as pristine
     if (!micropip && MENTIONS_MICROPIP.test(data.code)) await loadMicropip(site);
     if (interrupt) interrupt[0] = 0; // a Stop that came after the last run ended
-    const send = (batch) => say({ type: "output", id: data.id, batch });
-    const sendPlots = (batch) => say({ type: "plots", id: data.id, batch });
+    const runOutbox = new Outbox((batch) => say({ type: "output", id: data.id, batch }));
+    const send = (batch) => runOutbox.add(batch);
+    const sendPlots = (batch) => {
+      runOutbox.flush();
+      say({ type: "plots", id: data.id, batch });
+    };
     const globals = globalsNow();
     reached = [];
     const files = filesNow();
     runStarts();
     let result;
     try {
+      outbox = runOutbox;
       result = runCode(data.code, send, data.checks, reach, sendPlots, pace);
     } finally {
+      outbox = null;
       runEnds();
     }
+    runOutbox.flush();
     restoreGlobals(globals);
     const change = realmChange();
     if (change) reach(`the worker's JavaScript: ${change} was changed`);
@@ -570,11 +584,17 @@ async function serve() {
   queue = started
     .then(() => {
       sameBuild(boot);
-      if (buffer) {
-        interrupt = buffer;
-        pyodide.setInterruptBuffer(interrupt);
+      interrupt = buffer ?? null;
+      pythonSignals = signals(interrupt, () => outbox?.due());
+      pyodide.setInterruptBuffer(pythonSignals);
+      if (gate) {
+        const gated = paceOf(gate, interrupt);
+        // What the run printed reaches the page before the run waits for its next step.
+        pace = (wait) => {
+          if (wait) outbox?.flush();
+          return gated(wait);
+        };
       }
-      if (gate) pace = paceOf(gate, interrupt);
       scopeTimers(pyodide._module); // before any learner code, and before the built-ins are taken
       watchFiles(pyodide.FS);
       watchRealm();
@@ -609,6 +629,6 @@ function runExampleUnseen() {
   } catch (error) {
     if (error?.type !== "KeyboardInterrupt") throw error;
   } finally {
-    if (interrupt) pyodide.setInterruptBuffer(interrupt);
+    pyodide.setInterruptBuffer(pythonSignals);
   }
 }
