@@ -18,17 +18,19 @@ from tests.web.tables import assert_page_reads
 
 PROTOCOL = build.WEB / "page" / "protocol.js"
 FIELDS = list(CONTRACT["table"]["fields"])
-# The graphs a run can leave: the engine's with a Backward (steps, forward rules), a
-# learner's own class, and odd values (a long label, data that is not a number, an
-# operand that is not a node).
+# The graphs a run can leave: the engine's with a Backward (steps, forward rules), and
+# a learner's own classes with odd values (data that is not a number, an operand that
+# is not a node); the engine's own nodes hold a long label.
 GRAPHS = (
     "from engine import Backward, Graph, MakeValue, VMul, VTanh\n"
     "g = Graph()\n"
     "a = MakeValue(g, 0.5, label='a' * 500)\n"
     "Backward(g, VTanh(g, VMul(g, a, a)))\n"
-    "odd = Graph()\n"
-    "MakeValue(odd, 1.0)\n"
-    "odd.nodes[0].data = 'one'\n"
+    "class Node:\n"
+    "    def __init__(self, data): self.data, self.grad, self.op = data, 0.0, None\n"
+    "class Odd:\n"
+    "    nodes = [Node('one')]\n"
+    "odd = Odd()\n"
 ) + STRAY_OPERAND
 PAGE_SAYS = """
 import { pathToFileURL } from "node:url";
