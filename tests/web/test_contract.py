@@ -13,7 +13,7 @@ from pathlib import Path
 
 import build
 from tests.web.contract import CONTRACT, FILE
-from tests.web.runs import STRAY_OPERAND, run
+from tests.web.runs import MINE, STRAY_OPERAND, run
 from tests.web.tables import assert_page_reads
 
 PROTOCOL = build.WEB / "page" / "protocol.js"
@@ -26,12 +26,7 @@ GRAPHS = (
     "g = Graph()\n"
     "a = MakeValue(g, 0.5, label='a' * 500)\n"
     "Backward(g, VTanh(g, VMul(g, a, a)))\n"
-    "class Node:\n"
-    "    def __init__(self, data): self.data, self.grad, self.op = data, 0.0, None\n"
-    "class Odd:\n"
-    "    nodes = [Node('one')]\n"
-    "odd = Odd()\n"
-) + STRAY_OPERAND
+) + MINE + "odd = Mine(Node('one'))\n" + STRAY_OPERAND
 PAGE_SAYS = """
 import { pathToFileURL } from "node:url";
 const { parseResult } = await import(pathToFileURL(process.argv[1]).href);

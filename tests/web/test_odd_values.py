@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from .runs import MINE
 from .test_graph import edges, run_and_draw, stepper
 
 GRAPH = (
@@ -14,13 +15,6 @@ GRAPH = (
     "g = Graph()\n"
     "a = MakeValue(g, 2.0, label='a')\n"
     "b = VMul(g, a, a)\n"
-)
-# A learner's own nodes and graph, as a course has them written before the engine's.
-MINE = (
-    "class Node:\n"
-    "    def __init__(s, data, op=None): s.data, s.grad, s.op = data, 0.0, op\n"
-    "class Mine:\n"
-    "    def __init__(s, *nodes): s.nodes = list(nodes)\n"
 )
 SAFE = 2**53
 

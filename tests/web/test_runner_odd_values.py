@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.contract import CONTRACT
-from tests.web.runs import run
+from tests.web.runs import MINE, run
 from tests.web.tables import assert_page_reads
 
 GRAPH = (
@@ -29,13 +29,6 @@ def table_of(code: str) -> dict:
     return table
 
 
-# A learner's own nodes and graph, as a course has them written before the engine's.
-MINE = (
-    "class Node:\n"
-    "    def __init__(s, data, op=None): s.data, s.grad, s.op = data, 0.0, op\n"
-    "class Mine:\n"
-    "    def __init__(s, *nodes): s.nodes = list(nodes)\n"
-)
 ODD_DATA = [
     ("'one'", "'one'", "str"),
     ("None", "None", "NoneType"),
