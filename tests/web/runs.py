@@ -29,6 +29,15 @@ STRAY_OPERAND = (
     "mine = Mine()\n"
 )
 
+# A learner's own node and graph classes (not the engine's), which can hold anything:
+# `Mine(Node('one'), Node(4.0, ('Mul', 0, 0)))`.
+MINE = (
+    "class Node:\n"
+    "    def __init__(s, data, op=None): s.data, s.grad, s.op = data, 0.0, op\n"
+    "class Mine:\n"
+    "    def __init__(s, *nodes): s.nodes = list(nodes)\n"
+)
+
 
 def strict_json(text: str):
     """Parse JSON as the page's JSON.parse does: NaN and Infinity are not JSON."""

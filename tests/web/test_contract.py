@@ -13,23 +13,20 @@ from pathlib import Path
 
 import build
 from tests.web.contract import CONTRACT, FILE
-from tests.web.runs import STRAY_OPERAND, run
+from tests.web.runs import MINE, STRAY_OPERAND, run
 from tests.web.tables import assert_page_reads
 
 PROTOCOL = build.WEB / "page" / "protocol.js"
 FIELDS = list(CONTRACT["table"]["fields"])
-# The graphs a run can leave: the engine's with a Backward (steps, forward rules), a
-# learner's own class, and odd values (a long label, data that is not a number, an
-# operand that is not a node).
+# The graphs a run can leave: the engine's with a Backward (steps, forward rules), and
+# a learner's own classes with odd values (data that is not a number, an operand that
+# is not a node); the engine's own nodes hold a long label.
 GRAPHS = (
     "from engine import Backward, Graph, MakeValue, VMul, VTanh\n"
     "g = Graph()\n"
     "a = MakeValue(g, 0.5, label='a' * 500)\n"
     "Backward(g, VTanh(g, VMul(g, a, a)))\n"
-    "odd = Graph()\n"
-    "MakeValue(odd, 1.0)\n"
-    "odd.nodes[0].data = 'one'\n"
-) + STRAY_OPERAND
+) + MINE + "odd = Mine(Node('one'))\n" + STRAY_OPERAND
 PAGE_SAYS = """
 import { pathToFileURL } from "node:url";
 const { parseResult } = await import(pathToFileURL(process.argv[1]).href);

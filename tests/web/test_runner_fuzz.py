@@ -69,7 +69,12 @@ ops = st.one_of(
 )
 parts = {"data": values, "grad": values, "op": ops, "label": st.one_of(values, texts)}
 
-engine_values = st.builds(Value, values, values, ops, st.one_of(values, texts))
+# The engine's Values hold a float as data and a str or None as label (they refuse
+# anything else); their grad and op are the learner's to set to anything.
+engine_data = st.one_of(st.floats(), st.integers(-(10**308), 10**308))
+engine_labels = st.one_of(st.none(), st.text(max_size=8),
+                          st.integers(1, 50_000).map(lambda n: "w" * n))
+engine_values = st.builds(Value, engine_data, values, ops, engine_labels)
 
 # Mostly readable, so that most graphs get as far as a table.
 HOW = st.sampled_from(["plain"] * 14 + ["raising", "missing"])
@@ -107,15 +112,19 @@ def graphs(draw):
         st.dictionaries(st.integers(0, 6), st.one_of(st.integers(1, 99), values), max_size=4),
     ))
     root = draw(st.one_of(st.integers(-2, 8), values))
-    if draw(st.booleans()):  # an engine Graph holds Values, whatever their parts
+    kind = draw(st.sampled_from(["engine", "built on Graph", "own"]))
+    if kind == "engine":  # an engine Graph holds Values, whatever their grads and ops
         graph = Graph()
         graph.nodes = draw(st.lists(engine_values, min_size=1, max_size=6))
         graph.lines, graph.backward_root = lines, root
         return graph
     node_list = draw(st.sampled_from([list, list, list, FailingList, tuple]))(items)
-    attrs = {"nodes": node_list if draw(HOW) == "plain" else draw(ERRORS.map(raising)),
-             "lines": lines, "backward_root": root}
-    return type("G", (), attrs)()
+    nodes_attr = node_list if draw(HOW) == "plain" else draw(ERRORS.map(raising))
+    if kind == "built on Graph":  # the learner's nodes, and a Backward root to replay
+        graph = type("G", (Graph,), {"nodes": nodes_attr})()
+        graph.lines, graph.backward_root = lines, root
+        return graph
+    return type("G", (), {"nodes": nodes_attr, "lines": lines, "backward_root": root})()
 
 
 def capped(text: object, limit: int) -> bool:
