@@ -440,4 +440,4 @@ def test_each_playground_keeps_its_learners_edits_and_reset_brings_back_the_auth
     assert boxes[1].code == second
     boxes[1].button("Share").click()
     link = boxes[1].element.locator(".link").input_value()
-    assert link.startswith(site + "#code=")  # opens in the site's own playground
+    assert link.startswith(site + "index.html#code=")  # opens in the site's own playground
