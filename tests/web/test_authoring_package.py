@@ -19,7 +19,7 @@ import build
 from autograd_playground.check import main as check_main
 from autograd_playground.server import serving
 from tests.web import pages
-from tests.web.authoring import authors_wheel, docs_venv, open_its_share_link
+from tests.web.authoring import authors_wheel, docs_venv, open_its_share_link, untimed
 
 pytestmark = pytest.mark.xdist_group("authoring")  # one process builds the venvs
 
@@ -126,8 +126,7 @@ def test_the_site_s_own_pages_work_from_an_export(package, tmp_path, capsys):
     target = tmp_path / "export"
     assert playground(package, "export", target).returncode == 0
     assert check_main([str(target)]) == 0
-    said = [re.sub(r" \(\d+\.\d s\)$", "", line)  # how long each page took
-            for line in capsys.readouterr().out.splitlines()]
+    said = untimed(capsys.readouterr().out)
     for page, playgrounds in (("index", "1 playground"), ("course", "6 playgrounds"),
                               ("train", "6 playgrounds")):
         assert f"ok   {target}/{page}.html: {playgrounds}, all passed" in said, said

@@ -25,7 +25,7 @@ import pytest
 import build
 from autograd_playground import check, server
 from autograd_playground.bake_html import bake_page
-from tests.web.authoring import authors_wheel, docs_venv
+from tests.web.authoring import authors_wheel, docs_venv, untimed
 from tests.web.pages import course_page, playground
 
 # Every playground that should pass gets a timeout of its own far beyond any machine's
@@ -80,11 +80,6 @@ def test_a_course_folder_lists_the_error_and_the_loop_and_passes_the_rest(course
         f"ok   {course}/part2/good.html: 2 playgrounds, all passed",
         "3 pages, 5 playgrounds, 0 exercises: 2 failed; 1 page without playgrounds",
     ]
-
-
-def untimed(report: str) -> list[str]:
-    """The report's lines without the time each page took, which the machine decides."""
-    return [re.sub(r" \(\d+\.\d s\)$", "", line) for line in report.splitlines()]
 
 
 def broken_course(folder: Path, missing: str) -> Path:
