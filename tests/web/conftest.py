@@ -172,15 +172,17 @@ class Playground:
         return self.element.evaluate("el => el.statusesShown")
 
     def rows(self) -> list[list[str]]:
-        """The table's rendered rows as cell texts: index, label, op, data, grad."""
+        """The live table's rendered rows as cell texts: index, label, op, data, grad (not
+        the results computed when the page was built, in the element's light DOM)."""
         return self.element.locator("tbody tr:not(.spacer)").evaluate_all(
-            "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+            "rows => rows.filter(r => !r.closest('[data-role=built]'))"
+            ".map(r => [...r.cells].map(c => c.textContent))"
         )
 
     def full_values(self, column: str) -> list[float]:
-        """A number column's full values, from the cells' hover titles."""
+        """A number column's full values, from the live table's cells' hover titles."""
         titles = self.element.locator(f"tbody td.{column}").evaluate_all(
-            "cells => cells.map(c => c.title)"
+            "cells => cells.filter(c => !c.closest('[data-role=built]')).map(c => c.title)"
         )
         return [float(t) for t in titles]
 

@@ -35,7 +35,7 @@ export class Pacer {
     };
     this.pauseButton = button("Pause", "Pause the run at its next step", () => (this.paused ? this.resume() : this.pause()));
     this.stepButton = button("Step", "Let the paused run go on by one step", () => this.step());
-    this.choice = element("select", { className: "source" }, PACES.map((pace) =>
+    this.choice = element("select", { className: "pace choice" }, PACES.map((pace) =>
       element("option", { value: String(pace), textContent: pace ? `${pace} steps/s` : "full speed" })));
     this.choice.value = String(this.pace);
     this.choice.addEventListener("change", () => this.setPace(Number(this.choice.value)));

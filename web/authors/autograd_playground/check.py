@@ -179,6 +179,10 @@ async ([playgrounds, index, guardMs, code]) => {
   };
   const guard = new Promise((resolve) => setTimeout(resolve, guardMs + timeout * 1000, null));
   const result = await Promise.race([el.run(), guard]);
+  // Every panel painted (the picture drawn), where the element says so (data-painted).
+  const painted = new Promise((resolve) => el.dataset.painted !== "false" ? resolve()
+    : el.addEventListener("painted", resolve, { once: true }));
+  if (result) await Promise.race([painted, guard]);
   return {
     id: el.id || null,
     timeout,
