@@ -36,7 +36,7 @@ from .guard import guard
 from .output import TICK, NoInput, Output, Stream
 from .plots import Plots
 from .show import Show
-from .tables import MAX_TABLES, graphs_in, tabulate
+from .tables import MAX_TABLES, Later, graphs_in, tabulate
 
 __all__ = ["Runner", "take"]
 
@@ -51,21 +51,26 @@ class Runner:
     def __init__(self) -> None:
         self.parting = Parting()
         self.pristine, self.standard = Pristine(), StandardLibrary()
+        self.later: list[Later | None] = []
+        """What makes the Backward steps of each of the last run's tables (tables.Later):
+        held here alone, and dropped as the next run starts."""
         self.settle()
 
     def run(self, code: str, send_output: Callable[[str], None], checks: Iterable[str] = (),
             report: Callable[[str], None] | None = None,
             send_plots: Callable[[str], None] | None = None,
-            pace: Callable[[bool], bool] | None = None) -> str:
+            pace: Callable[[bool], bool] | None = None, unseen: bool = False) -> str:
         """Run `code` in a fresh namespace, then, if it ended without error, the author's
         `checks` on what it left; returns the result as JSON for the page. `report` hears,
         as it happens, each time the code reaches into the playground itself (guard.py);
         `send_plots`, as they gather, the points and pictures of `plot` and `boundary`;
-        `pace`, as each step of them begins, whether it may (plots.py)."""
+        `pace`, as each step of them begins, whether it may (plots.py). An `unseen` run
+        (the worker's warm-up) leaves the steps held of the last run."""
         output = Output(send_output)
         result = {"status": "done", "error": None, "line": None, "ms": 0.0,
                   "ended": time.time() * 1000, "tables": [], "check": None}
         checks = [str(check) for check in checks]
+        held, self.later = self.later, []
         self.parting.release()
         pristine = self.pristine
         pristine.restore()
@@ -95,9 +100,27 @@ class Runner:
                     continue
         while True:
             try:
-                return _json(result, output)
+                text = _json(result, output, self)
+                break
             except KeyboardInterrupt:  # a Stop that came just as the run ended
                 result["status"] = "stopped"
+        if unseen:
+            self.later = held
+        return text
+
+    def steps(self, index: int) -> str:
+        """The Backward steps of the last run's table `index`, made now (tables.Later), as
+        JSON for the page: {"steps": [...] or null, "noSteps": why not or null}."""
+        later = self.later[index] if 0 <= index < len(self.later) else None
+        while True:
+            try:
+                if type(later) is Later:
+                    steps, why = later.steps()
+                else:
+                    steps, why = None, "its run is over: run the code again to replay it"
+                return json.dumps({"steps": steps, "noSteps": why}, allow_nan=False)
+            except KeyboardInterrupt:  # a Stop's late signal, for the run before
+                continue
 
     def tidy(self) -> None:
         """Put back the standard library, as the worker has it done after each run's
@@ -178,8 +201,16 @@ def _run(code: str, output: Output, result: dict, plots: Plots, runner: Runner) 
     plots.say_left_out(output.note)
     show.say_left_out()
     graphs = graphs_in(namespace, output.note)
-    result["tables"] = show.tables + tabulate(graphs, output.note, MAX_TABLES - len(show.tables))
+    made = [*map(_pair, show.tables),
+            *tabulate(graphs, output.note, MAX_TABLES - len(show.tables))]
+    result["tables"] = [t for t, _ in made]
+    runner.later = [later if type(later) is Later else None for _, later in made]
     return namespace
+
+
+def _pair(made: object) -> tuple[object, object]:
+    """A (table, later) of show()'s, which the learner's code can reach and change."""
+    return made if type(made) is tuple and len(made) == 2 else (made, None)
 
 
 def _redirect(output: Output) -> None:
@@ -190,12 +221,16 @@ def _redirect(output: Output) -> None:
         signal.signal(TICK, output.tick)
 
 
-def _json(result: dict, output: Output) -> str:
-    """The result as JSON, after the output; a table that cannot be sent is noted instead."""
+def _json(result: dict, output: Output, runner: Runner) -> str:
+    """The result as JSON, after the output; a table that cannot be sent is noted instead
+    (and the runner keeps what makes the steps of those sent)."""
     try:
         text = json.dumps(result, allow_nan=False)
     except (TypeError, ValueError):
-        result["tables"] = [t for t in result["tables"] if _sendable(t, output)]
+        sent = [(t, later) for t, later in zip(result["tables"], runner.later, strict=True)
+                if _sendable(t, output)]
+        result["tables"] = [t for t, _ in sent]
+        runner.later = [later for _, later in sent]
         text = json.dumps(result, allow_nan=False)
     output.flush()
     return text

@@ -168,7 +168,7 @@ def table_html(table: dict, rows: int) -> str:
     body = "".join(row_html(table, i, top) for i in range(rows))
     more = count - rows
     notes = [*table["notes"], *([f"{more:,} more nodes: Run to see every node"] if more else [])]
-    steps = len(table["steps"] or [])
+    steps = table["stepsLater"] or len(table["steps"] or [])
     if steps:
         notes.append(f"Backward: {steps} {'step' if steps == 1 else 'steps'}, replayed one "
                      "at a time after Run")
