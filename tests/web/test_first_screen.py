@@ -150,8 +150,9 @@ def test_on_a_phone_every_cell_of_every_row_is_in_view_without_scrolling_sideway
 # Of each label and op cell in view: its text, whether it shows whole (nothing cut at its
 # side, no third line cut off a wrapped one), its row's height, its right edge and its title.
 TEXT_CELLS = """cells => cells.map(c => { const text = c.firstElementChild;
-  return [c.textContent, c.scrollWidth <= c.clientWidth + 1 && text.scrollHeight <= text.clientHeight + 1,
-          c.parentElement.getBoundingClientRect().height, c.getBoundingClientRect().right, c.title];
+  const whole = c.scrollWidth <= c.clientWidth + 1 && text.scrollHeight <= text.clientHeight + 1;
+  return [c.textContent, whole, c.parentElement.getBoundingClientRect().height,
+          c.getBoundingClientRect().right, c.title];
 })"""
 
 
