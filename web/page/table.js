@@ -152,9 +152,9 @@ export class TablePanel {
     this.shareWidth();
   }
 
-  /** Set each column's width but the label's, which takes what is left, and whether the
-   *  op and label wrap, for the scroller's width as last laid out (column-fit.js): on a
-   *  new table and when that width changes. */
+  /** Set each column's width (the label's or the op's takes what is left) and whether
+   *  the op and label wrap, for the scroller's width as last laid out (column-fit.js): on
+   *  a new table and when that width changes. */
   shareWidth() {
     const need = this.need;
     if (!need) return;
@@ -166,7 +166,7 @@ export class TablePanel {
     const shared = fit({ numbers: need.index + need.data + need.grad, label: need.label, op: need.op, room });
     this.table.classList.toggle("wrap-op", shared.wrapOp);
     this.table.classList.toggle("wrap-label", shared.wrapLabel);
-    [need.index, null, shared.op, need.data, need.grad].forEach((n, i) => {
+    [need.index, shared.label, shared.op, need.data, need.grad].forEach((n, i) => {
       this.columns[i].style.width = n === null ? "" : `calc(${(n * CHAR_EM + 0.3).toFixed(2)}em + 2 * var(--cell-pad))`;
     });
   }
