@@ -124,7 +124,7 @@ def row_cells(table: dict, i: int) -> list[tuple[str, str | None, str]]:
     """Node i's cells, each (text, title, class), as the live table writes them."""
     label = table["label"][i]
     if label:
-        label_cell = (label, table["fullLabel"].get(str(i), ""), "label")
+        label_cell = (label, table["fullLabel"].get(str(i), label), "label")
     else:
         label_cell = (f"#{i}", f"no label: #{i} is node {i}", "label unlabelled")
     op = op_text(table["op"][i])
