@@ -472,7 +472,9 @@ async function handle(data, say) {
     runStarts();
     let result;
     try {
-      result = runCode(data.code, send, data.checks, reach, sendPlots);
+      // runEnds is called by the runner, before it puts Python back; here too, in case
+      // Python failed before it could.
+      result = runCode(data.code, send, data.checks, reach, sendPlots, runEnds);
     } finally {
       runEnds();
     }
