@@ -507,7 +507,9 @@ async function handle(data, say) {
     let result;
     try {
       outbox = runOutbox;
-      result = runCode(data.code, send, data.checks, reach, sendPlots, pace);
+      // runEnds is called by the runner, before it puts Python back; here too, in case
+      // Python failed before it could.
+      result = runCode(data.code, send, data.checks, reach, sendPlots, pace, false, runEnds);
     } finally {
       outbox = null;
       runEnds();
