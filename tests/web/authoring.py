@@ -13,7 +13,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import build
@@ -86,6 +86,19 @@ def lines_at_their_sources(page: Page, sources: Path) -> list[tuple[str, str]]:
         text = (sources / file).read_text(encoding="utf-8").splitlines()[int(line) - 1]
         pairs.append((code.splitlines()[0], text.strip()))
     return pairs
+
+
+def built_results_with_scripts_off(new_context, url: str, graph: str, exercise: str) -> None:
+    """With scripts off, the page at `url` shows playground `graph`'s results computed when
+    the page was built (the chapter's six nodes, its output), and exercise `exercise` none:
+    they would be its answer."""
+    page = new_context(java_script_enabled=False).new_page()
+    page.goto(url)
+    table = page.locator(f"#{graph} [data-role=built] table")
+    expect(table).to_be_visible()
+    assert table.locator("tbody tr").count() == 6
+    expect(page.locator(f"#{graph} .built-output")).to_have_text("e = 0.9993")
+    assert page.locator(f"#{exercise} [data-role=built]").count() == 0
 
 
 def build_sphinx(scripts: Path, source: Path, out: Path,

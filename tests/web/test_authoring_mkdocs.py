@@ -16,6 +16,7 @@ from tests.web.authoring import (
     COURSES,
     authored_attributes,
     authors_wheel,
+    built_results_with_scripts_off,
     do_the_exercise,
     docs_venv,
     lines_at_their_sources,
@@ -74,13 +75,7 @@ def test_a_page_opened_as_a_file_says_above_each_playground_how_to_serve_it(
 
 def test_with_scripts_off_a_page_shows_the_results_computed_when_it_was_built(
         course, new_context):
-    page = new_context(java_script_enabled=False).new_page()
-    page.goto(course)
-    table = page.locator("#md-graph [data-role=built] table")
-    expect(table).to_be_visible()
-    assert table.locator("tbody tr").count() == 6
-    expect(page.locator("#md-graph .built-output")).to_have_text("e = 0.9993")
-    assert page.locator("#md-exercise [data-role=built]").count() == 0  # not its answer
+    built_results_with_scripts_off(new_context, course, "md-graph", "md-exercise")
 
 
 def test_a_playground_whose_code_fails_stops_the_build_naming_its_file_and_line(

@@ -16,6 +16,7 @@ from tests.web.authoring import (
     authored_attributes,
     authors_wheel,
     build_sphinx,
+    built_results_with_scripts_off,
     do_the_exercise,
     docs_venv,
     lines_at_their_sources,
@@ -208,13 +209,8 @@ def test_a_wrong_part_stops_the_build_naming_it(sphinx, tmp_path, content, says)
 
 def test_with_scripts_off_a_page_shows_the_results_computed_when_it_was_built(
         course, new_context):
-    page = new_context(java_script_enabled=False).new_page()
-    page.goto(course + "data-model.html")
-    table = page.locator("#rst-graph [data-role=built] table")
-    expect(table).to_be_visible()
-    assert table.locator("tbody tr").count() == 6
-    expect(page.locator("#rst-graph .built-output")).to_have_text("e = 0.9993")
-    assert page.locator("#rst-exercise [data-role=built]").count() == 0  # not its answer
+    built_results_with_scripts_off(new_context, course + "data-model.html", "rst-graph",
+                                   "rst-exercise")
 
 
 def test_a_playground_whose_code_fails_fails_the_build_naming_its_file_and_line(
