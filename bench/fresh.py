@@ -7,8 +7,9 @@ worker's look for changes to its JavaScript built-ins (realm.js) and to the file
     python bench/fresh.py      (after `python build.py`; uses .venv's Playwright)
 
 Each run pays for Pristine.restore twice (before and after the code), one RunState
-(saved, then put back), one reseeding of random, one hiding of the runner's modules,
-one realm check and one look at the file tree. The timing code runs as a learner's
+(saved, then put back), one reseeding of random, one hiding of the runner's modules and
+of Pyodide's object, one letting go of what the code left (a collection among it), one
+realm check and one look at the file tree. The timing code runs as a learner's
 code would, through the runner itself (it finds the runner through a frame, so the
 page's next run starts in a fresh Python); in the page, in the playground's own worker.
 The realm check runs in a module worker of its own, which has the same built-ins as the
@@ -32,6 +33,7 @@ while type(frame.f_locals.get("self")).__name__ != "Runner":  # Runner.run, abov
 runner = frame.f_locals["self"]
 pristine, standard, guard = runner.pristine, runner.standard, frame.f_globals["guard"]
 RunState, repeats = frame.f_globals["RunState"], 200
+let_go = frame.f_globals["_let_go"]
 reseed = guard.hidden["playground_runner.library"].reseed
 
 
@@ -62,6 +64,11 @@ def hidden_and_shown():
     guard.hide_runner()
 
 
+def api_put_back_and_hidden():
+    runner.api.put_back()
+    runner.api.hide()
+
+
 timings = {
     "Pristine.restore, nothing changed": per_run(pristine.restore),
     "Pristine.restore, builtins and engine patched": per_run(patched_then_restored),
@@ -70,6 +77,9 @@ timings = {
     "random's generator seeded afresh": per_run(reseed),
     "the ABCs' registrations put back, after a registration": per_run(registered_then_restored),
     "the runner's modules hidden and shown": per_run(hidden_and_shown),
+    "Pyodide's object put back and hidden": per_run(api_put_back_and_hidden),
+    "what a run left let go of (its tasks, its namespace, a collection)":
+        per_run(lambda: let_go({}, None)),
 }
 print(json.dumps(timings))
 """

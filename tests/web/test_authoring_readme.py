@@ -58,6 +58,12 @@ def readme_block(language: str, after: str) -> str:
     return re.search(rf"^(`{{3,}}){language}\n(.*?)\n\1$", rest, re.M | re.S)[2]
 
 
+def test_the_wheels_readme_names_the_plugins_the_readme_builds_with_search_and_its_docs():
+    package_readme = build.PACKAGE_README.read_text(encoding="utf-8")
+    assert f"| `{readme_block('yaml', '**MkDocs**')}` |" in package_readme
+    assert "`python build.py docs`" in package_readme  # PyPI shows no link into the source
+
+
 def build_mkdocs(scripts: Path, config: Path) -> str:
     """`mkdocs build --strict` of `config` into site/ beside it; its index.html."""
     built = subprocess.run(

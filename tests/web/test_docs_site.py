@@ -1,7 +1,7 @@
 """This project's documentation as a site: `python build.py docs` builds docs/ with MkDocs,
-Material and the authors' own plugin, so every page has MkDocs' search, the authoring
-guide's examples are live playgrounds that `check` passes, and the site works offline
-from a plain static server, under any path."""
+Material and the authors' own plugin, so every page has MkDocs' search, the first page
+and the authoring guide's examples are live playgrounds that `check` passes, and the site
+works offline from a plain static server, under any path."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from tests.web.conftest import RUN_MS
 pytestmark = pytest.mark.xdist_group("authoring")
 
 GUIDE = build.ROOT / "docs" / "authoring.md"
+INDEX = build.ROOT / "docs" / "index.md"
 SEARCH_BOX = 'class="md-search__input"'
 
 
@@ -57,7 +58,14 @@ def test_check_runs_the_authoring_guides_live_playground_and_exercise_and_passes
              for page in json.loads(done.stdout)["pages"]}
     assert pages.pop("authoring.html") == [("authoring-first-graph", "passed"),
                                            ("authoring-exercise", "passed")]
+    assert pages.pop("index.html") == [("index-example", "passed")]
     assert pages and all(playgrounds == [] for playgrounds in pages.values())
+
+
+def test_the_first_pages_playground_holds_the_full_pages_example():
+    (fence,) = re.findall(r"^```playground \{#index-example[^}]*\}\n(.*?)^```$",
+                          INDEX.read_text(encoding="utf-8"), re.M | re.S)
+    assert fence == build.EXAMPLE.read_text(encoding="utf-8")
 
 
 def test_the_live_exercise_is_the_html_the_guide_shows(docs_site):
@@ -74,6 +82,12 @@ def test_the_site_works_offline_under_any_path_with_search_and_live_playgrounds(
     with serving(tmp_path, isolation=False) as url:  # as a plain static host
         page = new_context().new_page()
         elsewhere = requests_elsewhere(page, url)
+        page.goto(url + "any/path/index.html")  # the first page's example, live
+        ran = run_every_playground(page)
+        assert ran["index-example"]["state"] == "done"
+        assert ran["index-example"]["output"].startswith("e = 0.99932")
+        assert ran["index-example"]["rows"] == 6
+
         page.goto(url + "any/path/authoring.html")
 
         page.get_by_role("textbox", name="Search").click()

@@ -4,6 +4,8 @@ node and number one way, and fits a phone."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
@@ -13,6 +15,7 @@ from .test_run import chapter_grads
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+MLP = (Path(__file__).parent / "programs" / "mlp_of_two_layers.py").read_text(encoding="utf-8")
 NOT_DEFINED = "from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, 1.0)\nprint(nope)\n"
 
 
@@ -142,6 +145,38 @@ def test_on_a_phone_every_cell_of_every_row_is_in_view_without_scrolling_sideway
     assert all(left >= 0 and right <= 390 and whole for left, right, whole in cells), cells
     scroller = playground.element.locator(".scroller")
     assert scroller.evaluate("s => s.scrollWidth <= s.clientWidth")
+
+
+# Of each label and op cell in view: its text, whether it shows whole (nothing cut at its
+# side, no third line cut off a wrapped one), its row's height, its right edge and its title.
+TEXT_CELLS = """cells => cells.map(c => { const text = c.firstElementChild;
+  const whole = c.scrollWidth <= c.clientWidth + 1 && text.scrollHeight <= text.clientHeight + 1;
+  return [c.textContent, whole, c.parentElement.getBoundingClientRect().height,
+          c.getBoundingClientRect().right, c.title];
+})"""
+
+
+@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_every_label_and_op_of_an_mlp_shows_whole_with_no_sideways_scroll(
+    open_playground, site, device
+):
+    playground = open_playground(site, **device)
+    assert playground.run(MLP) == "done"
+    scroller = playground.element.locator(".scroller")
+    width = device["viewport"]["width"]
+    seen = {}
+    for top in (0, 10_000):  # the first rows, then the last (the table draws only those in view)
+        scroller.evaluate("(s, top) => { s.scrollTop = top; }", top)
+        painted(playground.page)
+        cells = playground.element.locator("tbody tr[data-node] > td:is(.label, .op)")
+        for text, whole, height, right, title in cells.evaluate_all(TEXT_CELLS):
+            assert whole and right <= width, (text, whole, right)
+            assert height == pytest.approx(28, abs=0.5), text  # one row's height, wrapped or not
+            seen[text] = title
+        assert scroller.evaluate("s => s.scrollWidth <= s.clientWidth")
+    assert {"L1.n1.w1", "L1.n1.w2", "L2.n4.out", "L3.n1.out", "Mul(104, 104)"} <= set(seen)
+    assert seen["L1.n1.w2"] == "L1.n1.w2"  # whole on hover too
+    assert playground.page.evaluate("document.documentElement.scrollWidth") <= width
 
 
 def test_on_a_phone_long_lines_of_code_wrap(open_playground, site):

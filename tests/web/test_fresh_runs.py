@@ -4,11 +4,14 @@ the learner's own code in a Python that nothing reached into."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from playwright.sync_api import Page
 
 from tests.web.pages import PlaygroundAt
 from tests.web.test_exercises import Exercise
+from tests.web.test_run_timers import CALLS_BACK, CHECK, WAIT_MS, python_worker
 
 TANH = "from engine import Graph, MakeValue, VTanh\ng = Graph()\n" \
        "print(g.nodes[VTanh(g, MakeValue(g, 0.0))].data)\n"
@@ -210,3 +213,78 @@ def test_a_run_that_changes_a_file_of_pythons_leaves_a_fresh_python(playground):
                           "print('PLANTED' in open(engine.ops.__file__).read())\n") == "done"
     assert playground.output.strip() == "False"
     assert playground.python_starts == starts + 1
+
+
+def refused(part: str) -> str:
+    return (f"ImportError: {part} is Pyodide's own object (Python's memory, its files, "
+            f"the runtime): a run cannot reach it")
+
+
+# Every way Python holds Pyodide's own object (`pyodide_js`: Python's memory, its files,
+# the runtime's switches), and the error of a run that takes it.
+PYODIDES_OBJECT = {
+    "its import": ("import pyodide_js as api\n", refused("pyodide_js._module")),
+    "sys.modules": ("import sys\napi = sys.modules['pyodide_js']\n",
+                    refused("pyodide_js._module")),
+    "the finder of JavaScript modules": (
+        "from _pyodide._importhook import jsfinder\napi = jsfinder.jsproxies['pyodide_js']\n",
+        "KeyError: 'pyodide_js'"),
+    "micropip's module": ("import micropip._compat._compat_in_pyodide as compat\n"
+                          "api = compat.pyodide_js\n", refused("pyodide_js._module")),
+    "Pyodide's internals": ("import pyodide_js._api\napi = pyodide_js._api.public_api\n",
+                            refused("pyodide_js._api.public_api")),
+    "an import anew": ("import sys\ndel sys.modules['pyodide_js']\nimport pyodide_js as api\n",
+                       refused("pyodide_js")),
+}
+UNTRACED = "api._module.disable_pyproxy_allocation_tracing()\n"
+
+
+@pytest.mark.parametrize(("route", "error"), PYODIDES_OBJECT.values(), ids=PYODIDES_OBJECT.keys())
+def test_pyodides_own_object_is_refused_and_the_runs_callbacks_end_with_it(course, route, error):
+    first, other = ready(course, "#data-model"), ready(course, "#engine-graph")
+    assert first.run(route + UNTRACED + CALLS_BACK) == "error"
+    assert first.output.endswith(error + "\n")
+    course.wait_for_timeout(WAIT_MS)  # as long as test_run_timers.py waits for a callback
+    assert python_worker(course).evaluate("self.tampered ?? null") is None
+    for playground in (other, first):
+        assert playground.run(CHECK) == "done"
+        assert float(playground.full_values("data")[1]) == math.tanh(0.5)
+
+
+def test_pyodides_own_uses_of_its_object_work_inside_a_run(playground):
+    # asyncio.run reads the object's config as it runs; it then runs the coroutine, or
+    # says, in a browser without WebAssembly's stack switching, that it cannot.
+    code = ("import asyncio, micropip\n\nasync def main():\n    return 'awaited'\n\n"
+            "try:\n    outcome = asyncio.run(main())\nexcept RuntimeError as e:\n"
+            "    outcome = str(e)\nprint(f'{micropip.__version__}|{outcome}')\n")
+    assert playground.run(code) == "done"
+    (line,) = [line for line in playground.output.splitlines() if "|" in line]
+    version, outcome = line.split("|")
+    assert version.startswith("0.")
+    assert outcome in ("awaited", "WebAssembly stack switching not supported in this "
+                                  "JavaScript runtime")
+
+
+def test_a_javascript_module_a_run_registers_is_gone_in_another_playground(course):
+    first, other = ready(course, "#data-model"), ready(course, "#engine-graph")
+    assert first.run("import js\nfrom pyodide.ffi import register_js_module\n"
+                     "register_js_module('planted', js.Object.new())\nimport planted\n") == "done"
+    assert other.run("try:\n    import planted\nexcept ImportError:\n"
+                     "    print('not planted')\n") == "done"
+    assert other.output.strip() == "not planted"
+
+
+LEFT_BEHIND = ("import asyncio, js\n\nclass Late:\n    def __del__(self):\n"
+               "        print('freed in the run')\n\nlate = Late()\nlate.cycle = late\n\n"
+               "async def waits():\n    try:\n        await js.Promise.new(lambda *_: None)\n"
+               "    finally:\n        print('finally in the run')\n\n"
+               "waiting = waits()\nwaiting.send(None)\n\n"
+               "async def starts():\n    js.self.started = True\n\n"
+               "task = asyncio.ensure_future(starts())\n")
+
+
+def test_what_a_run_leaves_ends_inside_it(playground):
+    assert playground.run(LEFT_BEHIND) == "done"
+    assert sorted(playground.output.splitlines()) == ["finally in the run", "freed in the run"]
+    playground.page.wait_for_timeout(WAIT_MS)
+    assert python_worker(playground.page).evaluate("self.started ?? null") is None

@@ -108,6 +108,9 @@ ATTACKS = {
         "sys.setswitchinterval(1.5)\n",
         "import gc, sys\nprint(gc.get_threshold()[0] > 1, gc.get_debug(), "
         "sys.getswitchinterval() < 1)\n", "True 0 True\n"),
+    "the collector's frozen objects": ("import gc\ngc.unfreeze()\n",
+                                       "import gc\nprint(gc.get_freeze_count() > 10_000)\n",
+                                       "True\n"),
     "the environment": ("import os\nos.environ['PLAYGROUND_SEEN'] = 'yes'\n"
                         "os.environ['PATH'] = '/nowhere'\n",
                         "import os\nprint(os.environ.get('PLAYGROUND_SEEN'),"
@@ -165,3 +168,9 @@ def test_the_tables_of_a_run_that_patched_the_builtins_are_read_with_the_real_on
     result, _ = run(code)
     (table,) = result["tables"]
     assert (table["count"], table["label"]) == (1, ["a"])
+
+
+def test_what_the_run_left_is_freed_inside_it():
+    code = ("class Late:\n    def __del__(self):\n        print('freed in the run')\n\n"
+            "late = Late()\nlate.cycle = late\n")
+    assert outcome(code) == ("done", None, "freed in the run\n")

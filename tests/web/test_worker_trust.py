@@ -88,7 +88,7 @@ def runner_table() -> dict:
     """A table as the runner makes it, of a graph of 2 nodes, b = a * a."""
     graph = Graph()
     VMul(graph, MakeValue(graph, 2.0), 0)
-    return table("g", graph)
+    return table("g", graph)[0]
 
 
 def with_tables(*tables: dict) -> str:

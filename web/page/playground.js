@@ -204,7 +204,7 @@ class AutogradPlayground extends HTMLElement {
     this.tables = new TablePanel();
     this.picture = new GraphView(() => this.runtime.whenIdle());
     this.picture.onState = () => this.notePainted();
-    this.stepper = new Stepper();
+    this.stepper = new Stepper((t) => this.runtime.steps(t));
     this.tape = new TapeStepper(() => this.code);
     this.tables.bar.after(this.tape.band, this.stepper.band); // a replay is said over its numbers
     this.linkViews();

@@ -48,6 +48,8 @@ const FIELDS = {
   // `reached`: what the code did that reached into the playground itself (worker.js).
   result: { id: isId, result: (v) => typeof v === "string", reached: isReached },
   pong: { id: isId },
+  // The steps of run `id`'s table `table`, asked for (Runtime.steps): parseSteps checks them.
+  steps: { id: isId, table: (v) => Number.isSafeInteger(v) && v >= 0 && v < TABLE.perRun, steps: (v) => typeof v === "string" },
   failed: { message: (v) => typeof v === "string" },
 };
 
@@ -181,6 +183,19 @@ export function parseResult(json) {
   return result;
 }
 
+/** The {steps, noSteps} of a "steps" message for table `t` (Runner.steps): its Backward's
+ *  stepsLater steps, or why they cannot be made. */
+export function parseSteps(json, t) {
+  const answer = parseJson(json, "steps");
+  const valid = isObject(answer) && Object.keys(answer).length === 2
+    && (answer.steps === null
+      ? isText(answer.noSteps)
+      : answer.noSteps === null && Array.isArray(answer.steps) && answer.steps.length === t.stepsLater
+        && answer.steps.every((step) => isStep(step, t)));
+  if (!valid) throw new Malformed(`steps that are not the ${t.stepsLater} of table "${cut(t.title, 100)}"`);
+  return answer;
+}
+
 /** An exercise's verdict (checks.py): passed exactly when no check left a message. */
 function isVerdict(v) {
   return isObject(v) && Array.isArray(v.messages) && v.messages.every(isString)
@@ -211,6 +226,7 @@ const byNode = (texts, t) => isObject(texts)
 const TABLE_TYPES = {
   "string": isString,
   "count": (v) => Number.isSafeInteger(v) && v >= 0,
+  "count or null": (v) => v === null || (Number.isSafeInteger(v) && v >= 0),
   "column: string or null": columnOf((v) => v === null || isString(v)),
   "column: string": columnOf(isString),
   // null where the value is not a number, whose text notNumbers has under the column's name.

@@ -37,12 +37,15 @@
 // has painted a result, it tells the worker to put back the standard library (which
 // the worker does before the next run, if that comes first): on two cores, that
 // check would otherwise slow the painting of the result.
+// A table of a long Backward comes without its steps (stepsLater): the stepper asks for
+// them (steps()) as the learner starts its replay, of the worker that ran it, which holds
+// those of its last run alone.
 
 import { deadlines } from "./deadlines.js";
 import { newMailbox, readMailbox } from "../shared/mailbox.js";
 import { moduleWorker } from "../shared/module-worker.js";
 import { newGate, openGate, UNLIMITED } from "../shared/pace-gate.js";
-import { checkMessage, countOutput, Malformed, parseBatch, parsePlots, parseResult } from "./protocol.js";
+import { checkMessage, countOutput, Malformed, parseBatch, parsePlots, parseResult, parseSteps } from "./protocol.js";
 import { keepScriptsForNextLoad } from "./script-cache.js";
 
 const INTERRUPT_EVERY_MS = 50;
@@ -69,6 +72,8 @@ export class Runtime extends EventTarget {
     this.stalls = 0; // starts in a row that fell silent
     this.mailbox = null; // {close, take} (../shared/mailbox.js), where the page has one
     this.framing = false; // taking the mailbox's messages at each frame too
+    this.later = new WeakMap(); // table -> {id, index, port}: a result's, its steps to ask for
+    this.asked = new Map(); // "id table" -> {table, resolve}: the steps asked for, on their way
   }
 
   /** True when Stop can interrupt Python rather than restart it. */
@@ -215,6 +220,21 @@ export class Runtime extends EventTarget {
     this.noteIdle();
   }
 
+  /**
+   * The Backward steps of `table`, a result's whose stepsLater says they come later:
+   * a promise of {steps, noSteps}, as the worker that ran it makes them, once.
+   */
+  steps(table) {
+    const later = this.later.get(table);
+    if (!later) return Promise.resolve(gone());
+    later.steps ??= new Promise((resolve) => {
+      if (later.port !== this.port) return resolve(gone()); // Python was restarted since
+      this.asked.set(`${later.id} ${later.index}`, { table, resolve });
+      this.port.postMessage({ type: "steps", id: later.id, table: later.index });
+    });
+    return later.steps;
+  }
+
   /** Ask the worker to put back the standard library once the result just in is painted. */
   tidyAfterPaint() {
     const port = this.port; // a worker started meanwhile has nothing to put back
@@ -233,6 +253,8 @@ export class Runtime extends EventTarget {
    */
   restart(result = stopped(), phase = "restarting Python") {
     this.startFailure = null;
+    for (const { resolve } of this.asked.values()) resolve(gone());
+    this.asked.clear();
     this.worker.terminate();
     this.port.close();
     this.mailbox?.close();
@@ -320,6 +342,12 @@ export class Runtime extends EventTarget {
       this.whenIdle().then(() => keepScriptsForNextLoad(this.workerUrl));
     } else if (type === "failed") {
       this.fail(message.message);
+    } else if (type === "steps") {
+      const key = `${id} ${message.table}`;
+      const asked = this.asked.get(key);
+      if (!asked) throw new Malformed("steps that were not asked for");
+      asked.resolve(parseSteps(message.steps, asked.table)); // malformed: restart() resolves it
+      this.asked.delete(key);
     } else if (!job || id !== job.id || (type === "pong") !== Boolean(job.answer)) {
       // Output and the result belong to the run in flight, before its result; a pong, after.
       throw new Malformed(`a "${type}" message for no run in progress`);
@@ -331,6 +359,7 @@ export class Runtime extends EventTarget {
       job.onPlots(parsePlots(message.batch, job.plotted));
     } else if (type === "result") {
       job.answer = parseResult(message.result);
+      job.answer.tables.forEach((t, index) => t.stepsLater !== null && this.later.set(t, { id, index, port: this.port }));
       if (message.reached.length) return this.freshAfter(job.answer, message.reached);
       job.timers.push(setTimeout(() => this.restart(unanswered()), deadlines.pingMs));
     } else {
@@ -365,6 +394,11 @@ function unanswered() {
 function interruptBuffer() {
   if (!globalThis.crossOriginIsolated || typeof SharedArrayBuffer !== "function") return null;
   return new Int32Array(new SharedArrayBuffer(4));
+}
+
+/** What the steps of a table of a worker that is gone say. */
+function gone() {
+  return { steps: null, noSteps: "Python was restarted since its run: run the code again to replay it" };
 }
 
 function stopped() {

@@ -7,6 +7,8 @@
 // k steps; the last position holds Backward's own grads.
 // A live re-run of the same graph keeps a replay at its step, and the band says the
 // replay is now of the edited code; any other run, or another table, ends it.
+// A long Backward's steps come when the replay starts (the table's stepsLater: see
+// runtime.js), asked for with `loadSteps(table)`; the table holds them from then on.
 //
 // Buttons, and when the stepper has focus: ← →, Home, End; Esc ends a replay.
 // data-step on the root: the position, only while replaying; data-node: the node
@@ -17,7 +19,9 @@ import { fullNumber, isLeaf, nodeName, opText, shortNumber } from "./format.js";
 import { gradsAfter } from "./replay-grads.js";
 
 export class Stepper {
-  constructor() {
+  /** @param {(table) => Promise<{steps, noSteps}>} loadSteps a table's steps that come later */
+  constructor(loadSteps) {
+    this.loadSteps = loadSteps;
     // ({grads, position, current, targets}) whenever what is shown changes;
     // position null: the program's own grads.
     this.onStep = () => {};
@@ -28,7 +32,7 @@ export class Stepper {
       b.addEventListener("click", action);
       return b;
     };
-    const n = () => this.steps.length;
+    const n = () => this.count;
     this.buttons = {
       first: button("First", "First", "Replay from before the first step (Home)", () => this.go(0)),
       previous: button("Previous", "◀ Previous", "The step before (←)", () => this.go((this.position ?? n()) - 1)),
@@ -59,12 +63,12 @@ export class Stepper {
    *  none, and saying why when it cannot be replayed. `keep`: a live re-run, which keeps
    *  a replay of the table of the same name at its step, saying it is of the edit. */
   show(table, { keep = false } = {}) {
-    const kept = keep && this.position !== null && table?.title === this.table?.title && table?.steps;
-    this.edited = Boolean(kept);
+    const sameTitle = table?.title === this.table?.title;
     this.table = table;
-    this.steps = table?.steps ?? [];
+    const kept = keep && this.position !== null && sameTitle && this.replayable;
+    this.edited = Boolean(kept);
     this.root.hidden = !table || (table.root === null && table.noSteps === null);
-    if (this.root.hidden || !table.steps) {
+    if (this.root.hidden || !this.replayable) {
       this.go(null);
       if (this.root.hidden) return;
       for (const b of Object.values(this.buttons)) b.disabled = true;
@@ -74,6 +78,37 @@ export class Stepper {
     this.go(kept ? this.position : null);
   }
 
+  /** The steps of the table's Backward, so far as they are here. */
+  get steps() {
+    return this.table?.steps ?? [];
+  }
+
+  /** How many steps the table's Backward has, here or to come. */
+  get count() {
+    return this.table?.steps?.length ?? this.table?.stepsLater ?? 0;
+  }
+
+  /** The table's Backward can be replayed: its steps are here, or can be asked for. */
+  get replayable() {
+    const t = this.table;
+    return Boolean(t?.steps || (t && t.stepsLater !== null && t.noSteps === null));
+  }
+
+  /** Ask for the table's steps if they are still to come, then go to `position` (or
+   *  where the buttons have moved it meanwhile); true while they are on their way. */
+  awaitSteps(position) {
+    const t = this.table;
+    if (!t || t.steps || !this.replayable) return false;
+    this.position = Math.max(0, Math.min(this.count, position));
+    this.loadSteps(t).then(({ steps, noSteps }) => {
+      Object.assign(t, { steps, noSteps });
+      if (this.table !== t) return;
+      if (steps) this.go(this.position);
+      else this.show(t);
+    });
+    return true;
+  }
+
   /** Leave the replay, if one is shown. */
   leave() {
     if (this.position !== null) this.go(null);
@@ -81,7 +116,8 @@ export class Stepper {
 
   /** Move to `position` (null: leave the replay, showing the program's grads). */
   go(position) {
-    const n = this.steps.length;
+    if (position !== null && this.awaitSteps(position)) return;
+    const n = this.count;
     const p = (this.position = position === null ? null : Math.max(0, Math.min(n, position)));
     if (p === null) this.edited = false;
     const step = p === null ? undefined : this.steps[p - 1];
@@ -96,7 +132,7 @@ export class Stepper {
     this.bandText.textContent = p === null ? "" :
       `Replaying ${whose}: ${p === 0 ? `before step 1 of ${n}` : `step ${p} of ${n}`}` +
       " — grads as they were at this step.";
-    if (this.table?.steps) this.explain(step);
+    if (this.replayable) this.explain(step);
     else this.terms.replaceChildren();
     if (!this.table) return;
     this.onStep({
@@ -108,7 +144,7 @@ export class Stepper {
   }
 
   explain(step) {
-    const n = this.steps.length;
+    const n = this.count;
     const t = this.table;
     const name = (i) => nodeName(t, i);
     this.terms.replaceChildren();
@@ -131,7 +167,7 @@ export class Stepper {
   }
 
   onKey(event) {
-    const n = this.steps.length;
+    const n = this.count;
     if (this.root.hidden || !n) return;
     const p = this.position;
     const moves = { ArrowLeft: (p ?? n) - 1, ArrowRight: (p ?? 0) + 1, Home: 0, End: n };

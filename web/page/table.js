@@ -9,6 +9,7 @@
 // marked, and the table's notes (the runner's) say what it shows otherwise than the
 // graph holds it.
 
+import { breakable, fit, LABEL_CHARS, textNeed } from "./column-fit.js";
 import { element } from "./dom.js";
 import { fullNumber, nodeName, opText, shortNumber } from "./format.js";
 import { gradScale, shade } from "./grad-scale.js";
@@ -19,6 +20,7 @@ const MARGIN_ROWS = 20;
 const COLUMNS = ["index", "label", "op", "data", "grad"];
 // The most characters a column other than the label's is made wide for: any number fits;
 // a longer text (a value that is not a number, an op of the learner's) is whole on hover.
+// (The label's is column-fit.js's LABEL_CHARS.)
 const MAX_COLUMN_CHARS = 14;
 // The longest a number is written, and the most rows whose numbers are written out to
 // find their longest.
@@ -71,8 +73,13 @@ export class TablePanel {
     // never asks for a layout (on a course page, ten tables drawn as ten runs end).
     this.viewTop = 0;
     this.viewHeight = 0;
+    this.viewWidth = 0;
     new ResizeObserver(([entry]) => {
       this.viewHeight = entry.contentRect.height;
+      if (entry.contentRect.width !== this.viewWidth) {
+        this.viewWidth = entry.contentRect.width;
+        this.shareWidth();
+      }
       this.schedule();
     }).observe(this.scroller);
     this.setTables([]);
@@ -118,9 +125,8 @@ export class TablePanel {
     this.root.dispatchEvent(new CustomEvent("table-change", { detail: { live } }));
   }
 
-  /** Make each column but the label's as wide as the longest text it holds in this
-   *  table (its heading's at least), so that every number shows whole; the label takes
-   *  what is left. */
+  /** Find how wide each column's longest text in this table is (its heading's at least),
+   *  so that every number shows whole, then share the table's width (shareWidth). */
   fitColumns() {
     const t = this.current;
     if (!t) return;
@@ -135,15 +141,32 @@ export class TablePanel {
       t.count > MEASURED_ROWS ? [WIDEST_NUMBER] : t[column].map((x) => (x === null ? "" : shortNumber(x)));
     const numberChars = (column, fewest) =>
       longest([...numbers(column), ...Object.values(t.notNumbers[column])], fewest);
-    const chars = [
-      Math.max(String(t.count - 1).length, 5), // "index"
-      null,
-      longest(t.op.map(opText), 2),
-      numberChars("data", 4),
+    this.need = {
+      index: Math.max(String(t.count - 1).length, 5), // "index"
+      label: textNeed(t.label.map((_, i) => nodeName(t, i)), 5, LABEL_CHARS),
+      op: textNeed(t.op.map(opText), 2, MAX_COLUMN_CHARS),
+      data: numberChars("data", 4),
       // the grad's glyph before it; room for a replay's heading, "grad, step 12"
-      numberChars("grad", 9) + 2,
-    ];
-    chars.forEach((n, i) => {
+      grad: numberChars("grad", 9) + 2,
+    };
+    this.shareWidth();
+  }
+
+  /** Set each column's width (the label's or the op's takes what is left) and whether
+   *  the op and label wrap, for the scroller's width as last laid out (column-fit.js): on
+   *  a new table and when that width changes. */
+  shareWidth() {
+    const need = this.need;
+    if (!need) return;
+    // Each column's padding and slack (below), in the table's font, as a width in characters.
+    const font = parseFloat(getComputedStyle(this.table).fontSize);
+    const pad = parseFloat(getComputedStyle(this.gradHeading).paddingLeft);
+    const perColumn = 0.3 * font + 2 * pad;
+    const room = this.viewWidth ? (this.viewWidth - COLUMNS.length * perColumn) / (CHAR_EM * font) : Infinity;
+    const shared = fit({ numbers: need.index + need.data + need.grad, label: need.label, op: need.op, room });
+    this.table.classList.toggle("wrap-op", shared.wrapOp);
+    this.table.classList.toggle("wrap-label", shared.wrapLabel);
+    [need.index, shared.label, shared.op, need.data, need.grad].forEach((n, i) => {
       this.columns[i].style.width = n === null ? "" : `calc(${(n * CHAR_EM + 0.3).toFixed(2)}em + 2 * var(--cell-pad))`;
     });
   }
@@ -219,7 +242,7 @@ export class TablePanel {
     shade(grad, this.grads[i], this.top);
     const cells = {
       label: label(t, i),
-      op: element("td", { className: "op", textContent: opText(t.op[i]), title: opText(t.op[i]) }), // whole on hover
+      op: element("td", { className: "op", title: opText(t.op[i]) }, [wrapping(opText(t.op[i]))]), // whole on hover
       data: number(t.data[i], "data", t.notNumbers.data[i]),
       grad,
     };
@@ -256,11 +279,17 @@ export class TablePanel {
   }
 }
 
-/** The label cell: the label, or the node's name by index, marked as such. */
+/** The label cell: the label (whole on hover), or the node's name by index, marked as such. */
 function label(t, i) {
-  if (t.label[i]) return element("td", { className: "label", textContent: t.label[i], title: t.fullLabel?.[i] ?? "" });
+  const text = t.label[i];
+  if (text) return element("td", { className: "label", title: t.fullLabel?.[i] ?? text }, [wrapping(text)]);
   const name = nodeName(t, i);
-  return element("td", { className: "label unlabelled", textContent: name, title: `no label: ${name} is node ${i}` });
+  return element("td", { className: "label unlabelled", title: `no label: ${name} is node ${i}` }, [wrapping(name)]);
+}
+
+/** A cell's text, which breaks onto the row's two lines when its column wraps. */
+function wrapping(text) {
+  return element("span", {}, breakable(text));
 }
 
 /** What the nodes panel says when a run left no graph: why, in the run's own terms. */

@@ -17,6 +17,7 @@ failure of Python itself can keep a result from the page.
 
 from __future__ import annotations
 
+import asyncio
 import builtins
 import gc
 import json
@@ -31,12 +32,13 @@ from engine.lines import record_lines
 from .caps import describe
 from .checks import run_checks
 from .errors import FILENAME, Parting, error_line, learner_traceback
-from .fresh import Pristine, RunState, StandardLibrary, Stopped
+from .fresh import Pristine, RunState, StandardLibrary, Stopped, stop
 from .guard import guard
 from .output import TICK, NoInput, Output, Stream
 from .plots import Plots
+from .pyodide_api import PyodideApi
 from .show import Show
-from .tables import MAX_TABLES, graphs_in, tabulate
+from .tables import MAX_TABLES, Later, graphs_in, tabulate
 
 __all__ = ["Runner", "take"]
 
@@ -46,46 +48,58 @@ class Runner:
     exception held until the next run (errors.Parting). No module global refers to the
     one the worker uses (take()): learner code can reach the runner's modules (any of
     its functions' `__globals__`), but not this, so it can neither change what later
-    runs are put back to nor bless a change as pristine (settle)."""
+    runs are put back to nor bless a change as pristine (settle), nor get at Pyodide's
+    own object, which this holds while a run goes on (pyodide_api.py)."""
 
     def __init__(self) -> None:
         self.parting = Parting()
-        self.pristine, self.standard = Pristine(), StandardLibrary()
+        self.pristine, self.standard, self.api = Pristine(), StandardLibrary(), PyodideApi()
+        self.later: list[Later | None] = []
+        """What makes the Backward steps of each of the last run's tables (tables.Later):
+        held here alone, and dropped as the next run starts."""
         self.settle()
 
     def run(self, code: str, send_output: Callable[[str], None], checks: Iterable[str] = (),
             report: Callable[[str], None] | None = None,
             send_plots: Callable[[str], None] | None = None,
-            pace: Callable[[bool], bool] | None = None) -> str:
+            pace: Callable[[bool], bool] | None = None, unseen: bool = False,
+            end_callbacks: Callable[[], None] | None = None) -> str:
         """Run `code` in a fresh namespace, then, if it ended without error, the author's
         `checks` on what it left; returns the result as JSON for the page. `report` hears,
         as it happens, each time the code reaches into the playground itself (guard.py);
         `send_plots`, as they gather, the points and pictures of `plot` and `boundary`;
-        `pace`, as each step of them begins, whether it may (plots.py)."""
+        `pace`, as each step of them begins, whether it may (plots.py). An `unseen` run
+        (the worker's warm-up) leaves the steps held of the last run. `end_callbacks` is
+        the worker's, which ends what the run handed JavaScript to call later (let_go)."""
         output = Output(send_output)
         result = {"status": "done", "error": None, "line": None, "ms": 0.0,
                   "ended": time.time() * 1000, "tables": [], "check": None}
         checks = [str(check) for check in checks]
+        held, self.later = self.later, []
         self.parting.release()
         pristine = self.pristine
         pristine.restore()
         guard.start(report)
         state = RunState()
-        restore = pristine.restore, state.restore, guard.unhide_runner  # taken before the code
+        api = self.api
+        # taken before the code:
+        restore = pristine.restore, state.restore, guard.unhide_runner, api.put_back
+        namespace: dict = {}
         try:
-            _enter(state)
+            _enter(state, api)
             plots = Plots(send_plots, _flushing(pace, output))
             namespace = _run(code, output, result, plots, self)
             if checks and result["status"] == "done":
                 for step in (*restore, self.standard.restore):  # the checks' pristine names
                     step()
-                _enter(state)
+                _enter(state, api)
                 _redirect(output)
                 result["check"] = _check(checks, namespace, self)
         except KeyboardInterrupt:  # a Stop that came while the runner itself was at work
             result["status"] = "stopped"
         finally:
             guard.checking = False
+            _let_go(namespace, end_callbacks)
             while True:  # however often a late Stop interrupts putting back
                 try:
                     for step in restore:
@@ -95,9 +109,27 @@ class Runner:
                     continue
         while True:
             try:
-                return _json(result, output)
+                text = _json(result, output, self)
+                break
             except KeyboardInterrupt:  # a Stop that came just as the run ended
                 result["status"] = "stopped"
+        if unseen:
+            self.later = held
+        return text
+
+    def steps(self, index: int) -> str:
+        """The Backward steps of the last run's table `index`, made now (tables.Later), as
+        JSON for the page: {"steps": [...] or null, "noSteps": why not or null}."""
+        later = self.later[index] if 0 <= index < len(self.later) else None
+        while True:
+            try:
+                if type(later) is Later:
+                    steps, why = later.steps()
+                else:
+                    steps, why = None, "its run is over: run the code again to replay it"
+                return json.dumps({"steps": steps, "noSteps": why}, allow_nan=False)
+            except KeyboardInterrupt:  # a Stop's late signal, for the run before
+                continue
 
     def tidy(self) -> None:
         """Put back the standard library, as the worker has it done after each run's
@@ -114,6 +146,7 @@ class Runner:
         """What is there now is pristine: for the worker, after it imported more (micropip)."""
         self.pristine.save()
         self.standard.save()
+        self.api.save()
 
 
 def _flushing(pace: Callable[[bool], bool] | None,
@@ -130,11 +163,46 @@ def _flushing(pace: Callable[[bool], bool] | None,
     return paced
 
 
-def _enter(state: RunState) -> None:
-    """Before learner code runs: Stop raises Stopped, and the runner's modules are out
-    of its reach."""
+def _enter(state: RunState, api: PyodideApi) -> None:
+    """Before learner code runs: Stop raises Stopped, and the runner's modules and
+    Pyodide's own object are out of its reach."""
     state.enter()
     guard.hide_runner()
+    api.hide()
+
+
+def _let_go(namespace: dict, end_callbacks: Callable[[], None] | None) -> None:
+    """Let go, while the run's guard still watches and Pyodide's object is still hidden,
+    of what the run left: the callbacks it handed JavaScript, its namespace, and the
+    cycles among its objects. So its objects' `__del__` and its coroutines' `finally` run
+    now, inside the run, and a Stop ends them, not after it, in a later run's Python."""
+    signal.signal(signal.SIGINT, stop)
+    while True:  # however often a Stop interrupts the runner here, not the code
+        try:
+            _end_tasks()
+            if end_callbacks is not None:
+                end_callbacks()
+            namespace.clear()
+            gc.collect()
+            return
+        except KeyboardInterrupt:
+            continue
+
+
+def _end_tasks() -> None:
+    """The run's asyncio tasks end with it, none of which can have run a step (the loop
+    waits on the worker's event loop): each coroutine is closed, and the task let go of
+    without a complaint that it was pending. Their JavaScript callbacks go next."""
+    try:
+        tasks = asyncio.all_tasks(asyncio.get_event_loop())
+    except RuntimeError:  # no loop (outside Pyodide)
+        return
+    for task in tasks:
+        task._log_destroy_pending = False
+        try:
+            task.get_coro().close()
+        except Exception as exc:  # a finally that raised, or awaited again
+            print(f"{task.get_name()} ended with the run: {describe(exc)}", file=sys.stderr)
 
 
 def _check(checks: list[str], namespace: dict, runner: Runner) -> dict:
@@ -143,6 +211,7 @@ def _check(checks: list[str], namespace: dict, runner: Runner) -> dict:
     guard.checking = True
     verdict = run_checks(checks, namespace)
     guard.checking = False
+    runner.api.put_back()  # where micropip's module holds it, say: as saved, as compared
     changed = runner.pristine.changed() or runner.standard.changed()
     if changed is not None:
         guard.tell(f"{changed} was changed while the checks ran")
@@ -178,8 +247,16 @@ def _run(code: str, output: Output, result: dict, plots: Plots, runner: Runner) 
     plots.say_left_out(output.note)
     show.say_left_out()
     graphs = graphs_in(namespace, output.note)
-    result["tables"] = show.tables + tabulate(graphs, output.note, MAX_TABLES - len(show.tables))
+    made = [*map(_pair, show.tables),
+            *tabulate(graphs, output.note, MAX_TABLES - len(show.tables))]
+    result["tables"] = [t for t, _ in made]
+    runner.later = [later if type(later) is Later else None for _, later in made]
     return namespace
+
+
+def _pair(made: object) -> tuple[object, object]:
+    """A (table, later) of show()'s, which the learner's code can reach and change."""
+    return made if type(made) is tuple and len(made) == 2 else (made, None)
 
 
 def _redirect(output: Output) -> None:
@@ -190,12 +267,16 @@ def _redirect(output: Output) -> None:
         signal.signal(TICK, output.tick)
 
 
-def _json(result: dict, output: Output) -> str:
-    """The result as JSON, after the output; a table that cannot be sent is noted instead."""
+def _json(result: dict, output: Output, runner: Runner) -> str:
+    """The result as JSON, after the output; a table that cannot be sent is noted instead
+    (and the runner keeps what makes the steps of those sent)."""
     try:
         text = json.dumps(result, allow_nan=False)
     except (TypeError, ValueError):
-        result["tables"] = [t for t in result["tables"] if _sendable(t, output)]
+        sent = [(t, later) for t, later in zip(result["tables"], runner.later, strict=True)
+                if _sendable(t, output)]
+        result["tables"] = [t for t, _ in sent]
+        runner.later = [later for _, later in sent]
         text = json.dumps(result, allow_nan=False)
     output.flush()
     return text

@@ -7,10 +7,13 @@ they were when the run began, `sys` and `sys.modules` (so a module the run impor
 imported afresh by the next), the recursion limit, the trace and profile functions,
 sys.monitoring's tools, the garbage collector and its callbacks, the working directory,
 the environment variables, the handlers of SIGINT and of the worker's tick, the
-collector's thresholds and debugging, the switch interval, and what library.py keeps (the
-standard library's containers: warnings' filters, re's cache, the finders' cache);
-random's generator is seeded afresh for every run. What cannot be put back so (a frame's
-locals, memory written by ctypes, an audit hook) is what guard.py watches for.
+collector's thresholds, debugging and frozen objects (what Python held after import,
+frozen again after a run unfroze it, with whatever of the run's is still alive), the
+switch interval, and what
+library.py keeps (the standard library's containers: warnings' filters, re's cache, the
+finders' cache); random's generator is seeded afresh for every run. What cannot be put
+back so (a frame's locals, memory written by ctypes, an audit hook) is what guard.py
+watches for.
 
 Putting back is cheap when nothing changed (each saved name is compared by identity),
 so it runs both before a run (against whatever ran between runs, a timer say) and
@@ -249,6 +252,7 @@ class RunState:
         _stopped = False
         self.tools = monitoring_tools()
         self.collector = gc.get_threshold(), gc.get_debug()
+        self.frozen = gc.get_freeze_count()
         self.switch_interval = sys.getswitchinterval()
         self.library = LibraryState()
 
@@ -274,6 +278,10 @@ class RunState:
         thresholds, debug = self.collector
         gc.set_threshold(*thresholds)
         gc.set_debug(debug)
+        if gc.get_freeze_count() != self.frozen:  # gc.unfreeze() or gc.freeze() of the run's
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
         sys.setswitchinterval(self.switch_interval)
         self.library.restore()
         if os.getcwd() != self.cwd:

@@ -11,14 +11,15 @@ from collections.abc import Callable
 from engine.inspect import is_graph_like
 
 from .caps import TITLE_CHARS, describe, text_of
-from .tables import MAX_TABLES, more, table
+from .tables import MAX_TABLES, Later, more, table
 
 
 class Show:
-    """The run's `show`: the tables it made (MAX_TABLES at most, the rest counted)."""
+    """The run's `show`: the tables it made (MAX_TABLES at most, the rest counted), each
+    with what makes its steps later (tables.table)."""
 
     def __init__(self, note: Callable[[str], None]) -> None:
-        self.tables: list[dict] = []
+        self.tables: list[tuple[dict, Later | None]] = []
         self.left_out = 0
         self.note = note
 

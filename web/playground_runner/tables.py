@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import chain
-from types import ModuleType
+from types import ModuleType, NoneType
+from typing import NamedTuple
 
-from engine import BackwardSteps, Graph, rows
+from engine import BackwardSteps, Graph, TopoSort, rows
 from engine.graph import VARIANTS
 from engine.inspect import is_graph_like
 
@@ -22,6 +23,11 @@ from .contract import CONTRACT
 # Backward is replayed step by step on graphs up to this size: a learner steps
 # through tens of nodes, and a bigger graph's steps would be megabytes of JSON.
 MAX_STEP_NODES = 5_000
+SENT_STEPS = 100
+"""A Backward of up to this many steps comes with the run's table; a longer one's steps are
+made when the page asks for them, as the learner starts its replay (Runner.steps): 1,000
+steps are 0.4 MB of JSON to make, send and read on every live run, mostly never replayed."""
+ENGINE_KINDS = frozenset(VARIANTS)
 MAX_TABLES = CONTRACT["table"]["perRun"]
 """A run's tables, show()'s snapshots first: the page lists them all in one picker."""
 MAX_SAFE_INT = 2**53 - 1
@@ -30,9 +36,28 @@ NUMBER_WORDS = frozenset(CONTRACT["table"]["numberWords"])
 """How engine.rows() writes the floats that JSON has no number for."""
 
 
-def table(title: str, graph: object) -> dict:
+class Later(NamedTuple):
+    """What a table's Backward steps are made from when the page asks for them: a copy of
+    the graph as the table shows it, holding only what the engine puts in a graph."""
+
+    graph: Graph
+    root: int
+    count: int
+    """How many steps that Backward has."""
+
+    def steps(self) -> tuple[list[dict] | None, str | None]:
+        """(steps, why not), made from a copy of the copy: show()'s tables, and so this,
+        are within reach of the learner's code while it runs."""
+        copy = engine_copy(self.graph)
+        if copy is None:
+            return None, "the graph kept for its replay was changed"
+        return steps_of(copy, self.root)
+
+
+def table(title: str, graph: object) -> tuple[dict, Later | None]:
     """One graph as columns (the page formats only the rows in view), with the operands
-    and source line of each node, and the steps of its last Backward when it had one.
+    and source line of each node, and the steps of its last Backward when it had one;
+    with what makes those steps later when there are too many to send with the run.
     Labels longer than a cell holds have their longer text in `fullLabel` (by index);
     a data or grad that is not a number is None, with its text in `notNumbers` (by index);
     `notes` say what is shown otherwise than the graph holds it."""
@@ -50,7 +75,7 @@ def table(title: str, graph: object) -> dict:
         notes.append(not_numbers_note(graph, "grad", odd_grad))
     if stray:
         notes.append(stray_operands_note(stray, rs[stray[0]]["args"], ops, count))
-    root, steps, no_steps = backward_steps(graph, data_note)
+    root, steps, later, no_steps = backward_steps(graph, data_note)
     return {
         "title": title,
         "count": count,
@@ -67,10 +92,11 @@ def table(title: str, graph: object) -> dict:
         "line": line_numbers([r["line"] for r in rs]),
         "root": root,
         "steps": steps,
+        "stepsLater": None if later is None else later.count,
         "noSteps": no_steps,
         "forward": forward_rules(graph, rs),
         "notes": notes,
-    }
+    }, later
 
 
 def forward_rules(graph: object, rs: list[dict]) -> dict[str, dict[str, str]] | None:
@@ -168,36 +194,79 @@ def line_numbers(column: list) -> list:
 
 def backward_steps(
     graph: object, data_note: str | None = None
-) -> tuple[int | None, list[dict] | None, str | None]:
-    """(root, steps, why not) of the engine graph's last Backward: no steps when it had
-    none, and a reason instead when its root is not a node, when a node's data is not a
-    number (`data_note` says which), or when the graph is too big or has changed too much."""
+) -> tuple[int | None, list[dict] | None, Later | None, str | None]:
+    """(root, steps, later, why not) of the engine graph's last Backward: no steps when it
+    had none, and a reason instead when its root is not a node, when a node's data is not a
+    number (`data_note` says which), or when the graph is too big or has changed too much.
+    A Backward of more than SENT_STEPS steps, on a graph that holds only what the engine
+    puts in one, has its steps made later, from `later`."""
     root = graph.backward_root if isinstance(graph, Graph) else None
     if root is None:
-        return None, None, None
+        return None, None, None, None
     if type(root) is not int:
-        return None, None, f"its backward_root is not a node index but a {type(root).__name__}"
+        return None, None, None, (f"its backward_root is not a node index but a "
+                                  f"{type(root).__name__}")
     if not 0 <= root < len(graph.nodes):
-        return None, None, clip(f"its backward_root, {root}, is not a node of the graph "
-                                f"(it has {len(graph.nodes):,})", NOTE_CHARS)
+        return None, None, None, clip(f"its backward_root, {root}, is not a node of the "
+                                      f"graph (it has {len(graph.nodes):,})", NOTE_CHARS)
     if data_note is not None:
-        return root, None, data_note
+        return root, None, None, data_note
     if len(graph.nodes) > MAX_STEP_NODES:
-        return root, None, (f"the graph is too big to step through ({len(graph.nodes):,} "
-                            f"nodes; up to {MAX_STEP_NODES:,} can be)")
+        return root, None, None, (f"the graph is too big to step through "
+                                  f"({len(graph.nodes):,} nodes; up to {MAX_STEP_NODES:,} "
+                                  f"can be)")
+    copy = engine_copy(graph)
+    try:
+        count = 0 if copy is None else len(TopoSort(copy, root))
+    except (TypeError, ValueError, IndexError) as exc:  # an op rewritten since Backward
+        return root, None, None, changed_note(exc)
+    if count > SENT_STEPS:
+        return root, None, Later(copy, root, count), None
+    steps, no_steps = steps_of(graph, root)
+    return root, steps, None, no_steps
+
+
+def engine_copy(graph: object) -> Graph | None:
+    """A copy of an engine Graph's columns, if they hold only what the engine puts in them
+    (floats, its own ops, node indices, str labels): the steps made from it later run the
+    engine's code alone, never the learner's. None otherwise. Only exact types are looked
+    at before copying, so no code of the learner's runs here either."""
+    if type(graph) is not Graph or not {type(graph._data), type(graph._kind), type(graph._a),
+                                        type(graph._b)} == {list} \
+            or type(graph._label) is not dict:
+        return None
+    copy = Graph()
+    copy._data, copy._kind = list(graph._data), list(graph._kind)
+    copy._a, copy._b, copy._label = list(graph._a), list(graph._b), dict(graph._label)
+    plain = (set(map(type, copy._data)) <= {float}
+             and set(map(type, copy._kind)) <= {type, NoneType}
+             and set(copy._kind) - {None} <= ENGINE_KINDS
+             and set(map(type, copy._a)) <= {int, NoneType}
+             and set(map(type, copy._b)) <= {int, float, NoneType}
+             and set(map(type, copy._label)) <= {int}
+             and set(map(type, copy._label.values())) <= {str})
+    return copy if plain else None
+
+
+def steps_of(graph: Graph, root: int) -> tuple[list[dict] | None, str | None]:
+    """(steps, why not) of Backward(graph, root), each term's text clipped."""
     try:
         steps = BackwardSteps(graph, root)
     except (TypeError, ValueError, IndexError) as exc:  # an op rewritten since Backward
-        return root, None, clip(f"the graph changed after Backward: {exc}", NOTE_CHARS)
+        return None, changed_note(exc)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # nodes of the learner's own in an engine Graph, say
-        return root, None, f"Backward cannot be replayed on it: {describe(exc)}"
+        return None, f"Backward cannot be replayed on it: {describe(exc)}"
     for step in steps:
         for term in step["terms"]:
             term["text"] = clip(term["text"], NOTE_CHARS)
             term["rule"] = clip(term["rule"], NOTE_CHARS)
-    return root, steps, None
+    return steps, None
+
+
+def changed_note(exc: Exception) -> str:
+    return clip(f"the graph changed after Backward: {exc}", NOTE_CHARS)
 
 
 def more(count: int, one: str, many: str) -> str:
@@ -224,9 +293,10 @@ def graphs_in(namespace: dict, note: Callable[[str], None]) -> list[tuple[str, o
 
 
 def tabulate(graphs: list[tuple[str, object]], note: Callable[[str], None],
-             room: int = MAX_TABLES) -> list[dict]:
-    """Tables for the first `room` graphs in the globals, and a note of how many more
-    there are; one that cannot be read is noted, not fatal."""
+             room: int = MAX_TABLES) -> list[tuple[dict, Later | None]]:
+    """Tables for the first `room` graphs in the globals (each with what makes its steps
+    later: see table), and a note of how many more there are; one that cannot be read is
+    noted, not fatal."""
     tables = []
     for name, graph in graphs[:room]:
         try:

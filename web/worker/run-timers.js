@@ -8,7 +8,13 @@
 // PyProxy made (its allocation tracing); when the run ends, each timer is cleared and
 // each of its PyProxies still alive is destroyed: a callback of an ended run never
 // executes. (JavaScript that calls a destroyed proxy gets an error, which the worker
-// keeps to itself: it is no failure of the worker's.)
+// keeps to itself: it is no failure of the worker's.) So is each of the other functions
+// Pyodide made in the run that hold a Python object until JavaScript's collector frees
+// them (its "once callables": asyncio's waits, a promise's handlers), which Pyodide
+// registers for finalization: else the object, a pending task say, would be freed at
+// some later time, its coroutine's `finally` or its `__del__` running then, outside
+// any run. The runner has this done before it puts Python back (end_callbacks), so
+// they run inside the run.
 //
 // scopeTimers() puts the worker's own setTimeout and setInterval in place of the
 // built-ins, before any learner code runs (and before realm.js takes the built-ins as
@@ -21,7 +27,8 @@ const setDelete = Set.prototype.delete;
 const setValues = Set.prototype.values;
 const mapKeys = Map.prototype.keys;
 const mapClear = Map.prototype.clear;
-const DESTROYED = "Object has already been destroyed"; // Pyodide's error for such a call
+// Pyodide's errors for a call of a destroyed PyProxy, and of a destroyed once callable
+const DESTROYED = ["Object has already been destroyed", "OnceProxy can only be called once"];
 const indirectEval = eval;
 
 let running = null; // the run in progress: {ids, ended}
@@ -36,8 +43,23 @@ export function scopeTimers(module) {
     untrace: module.disable_pyproxy_allocation_tracing,
     made: module.pyproxy_alloc_map,
   };
+  const registry = module.finalizationRegistry;
+  const { register, unregister } = registry;
+  module.finalizationRegistry = {
+    register(target, held, token) {
+      if (running && token) apply(setAdd, running.registered, [token]);
+      return apply(register, registry, [target, held, token]);
+    },
+    unregister(token) {
+      if (running) apply(setDelete, running.registered, [token]);
+      return apply(unregister, registry, [token]);
+    },
+  };
   addEventListener("error", (event) => {
-    if (typeof event.message === "string" && event.message.includes(DESTROYED)) event.preventDefault();
+    const message = event.message;
+    if (typeof message === "string" && DESTROYED.some((text) => message.includes(text))) {
+      event.preventDefault();
+    }
   });
   for (const name of ["setTimeout", "setInterval"]) {
     const native = globalThis[name];
@@ -61,7 +83,7 @@ export function scopeTimers(module) {
 
 /** A run starts: the timers set from now on are its own. */
 export function runStarts() {
-  running = { ids: new Set(), ended: false };
+  running = { ids: new Set(), registered: new Set(), ended: false };
   apply(mapClear, proxies.made, []);
   apply(proxies.trace, proxies.module, []);
 }
@@ -69,17 +91,19 @@ export function runStarts() {
 /** The run has ended: clear the timers it set and destroy the PyProxies it left, which
  * will never call back. */
 export function runEnds() {
-  if (!running) return;
-  for (const id of apply(setValues, running.ids, [])) nativeClear(id);
-  running.ended = true;
+  const run = running;
+  if (!run) return;
+  for (const id of apply(setValues, run.ids, [])) nativeClear(id);
+  run.ended = true;
   running = null;
   apply(proxies.untrace, proxies.module, []);
-  for (const proxy of apply(mapKeys, proxies.made, [])) {
+  const made = [...apply(mapKeys, proxies.made, []), ...apply(setValues, run.registered, [])];
+  apply(mapClear, proxies.made, []);
+  for (const each of made) {
     try {
-      proxy.destroy();
+      if (typeof each?.destroy === "function") each.destroy();
     } catch {
-      // destroyed already (by the run itself, untraced)
+      // destroyed already (by the run itself, untraced, or as a PyProxy just before)
     }
   }
-  apply(mapClear, proxies.made, []);
 }

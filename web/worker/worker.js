@@ -24,6 +24,8 @@
 //                {type: "tidy"}               the page has painted the last result: the standard
 //                                             library is put back now (a run sent before it is
 //                                             put back first, all the same)
+//                {type: "steps", id, table}   the Backward steps of table `table` of run `id`,
+//                                             whose table had them for later (stepsLater)
 // Out, over the port until "ready", then through the mailbox where the page gave one:
 //                {type: "progress", received, total}  bytes of Python's files downloaded so far,
 //                                             and of all, at most every 100 ms (downloads.js)
@@ -42,6 +44,8 @@
 //                                             itself (guard.py; realm.js): the page then starts
 //                                             the next run in a fresh worker
 //                {type: "pong", id}
+//                {type: "steps", id, table, steps}  JSON of {steps, noSteps} (Runner.steps):
+//                                             noSteps says why not, when run `id` is not the last
 //                {type: "failed", message}    the runtime could not start, or crashed
 // The page checks every message's shape (see protocol.js). Every URL is
 // relative to this file, so the site works under any path, and none leaves
@@ -155,9 +159,12 @@ snapshotStored.catch(() => {}); // its error is told when the restore needs it
 
 let pyodide = null;
 let runner = null;
-// The runner's run() and tidy(), held here: a run can rebind the module's names.
+// The runner's run(), tidy() and steps(), held here: a run can rebind the module's names.
 let runCode = null;
 let tidy = null;
+let stepsOf = null;
+// The learner's run whose tables the runner holds the steps of (a warm-up run keeps them).
+let lastRun = null;
 let interrupt = null;
 let pace; // where the page paces a run's steps (../shared/pace-gate.js); undefined (None) elsewhere
 // What Pyodide reads its signals from (signals.js): the page's Stop, and the ticks on
@@ -199,6 +206,7 @@ async function boot() {
   runner = pyodide.pyimport(site.runner.module).take();
   runCode = runner.run;
   tidy = runner.tidy;
+  stepsOf = runner.steps;
   return site;
 }
 
@@ -499,7 +507,9 @@ async function handle(data, say) {
     let result;
     try {
       outbox = runOutbox;
-      result = runCode(data.code, send, data.checks, reach, sendPlots, pace);
+      // runEnds is called by the runner, before it puts Python back; here too, in case
+      // Python failed before it could.
+      result = runCode(data.code, send, data.checks, reach, sendPlots, pace, false, runEnds);
     } finally {
       outbox = null;
       runEnds();
@@ -512,6 +522,7 @@ async function handle(data, say) {
     if (fileChange) reach(`the file system: ${fileChange}`);
     // No result: Pyodide failed fatally and cannot run anything more.
     if (typeof result !== "string") throw new Error("Python stopped working");
+    lastRun = data.id;
     say({ type: "result", id: data.id, result, reached });
   } else if (data.type === "ping") {
     // A new task, even when the ping came in while the run awaited micropip: after
@@ -523,7 +534,18 @@ async function handle(data, say) {
     untidy = true;
   } else if (data.type === "tidy") {
     putBack();
+  } else if (data.type === "steps") {
+    say(stepsAsked(data));
   }
+}
+
+/** The steps the page asks for, made now: with the standard library as it was before the
+ *  run, and none of a run but the last (whose tables the runner still holds). */
+function stepsAsked({ id, table }) {
+  putBack();
+  const steps = stepsOf(id === lastRun && Number.isSafeInteger(table) ? table : -1);
+  if (typeof steps !== "string") throw new Error("Python stopped working");
+  return { type: "steps", id, table, steps };
 }
 
 /**
@@ -624,7 +646,7 @@ function runExampleUnseen() {
   try {
     putBack();
     untidy = true;
-    runCode(example, ignore, [], ignore, ignore);
+    runCode(example, ignore, [], ignore, ignore, undefined, true); // the last run's steps stay held
     putBack();
   } catch (error) {
     if (error?.type !== "KeyboardInterrupt") throw error;

@@ -124,7 +124,7 @@ def row_cells(table: dict, i: int) -> list[tuple[str, str | None, str]]:
     """Node i's cells, each (text, title, class), as the live table writes them."""
     label = table["label"][i]
     if label:
-        label_cell = (label, table["fullLabel"].get(str(i), ""), "label")
+        label_cell = (label, table["fullLabel"].get(str(i), label), "label")
     else:
         label_cell = (f"#{i}", f"no label: #{i} is node {i}", "label unlabelled")
     op = op_text(table["op"][i])
@@ -168,7 +168,7 @@ def table_html(table: dict, rows: int) -> str:
     body = "".join(row_html(table, i, top) for i in range(rows))
     more = count - rows
     notes = [*table["notes"], *([f"{more:,} more nodes: Run to see every node"] if more else [])]
-    steps = len(table["steps"] or [])
+    steps = table["stepsLater"] or len(table["steps"] or [])
     if steps:
         notes.append(f"Backward: {steps} {'step' if steps == 1 else 'steps'}, replayed one "
                      "at a time after Run")
