@@ -63,8 +63,10 @@ class Exercise(PlaygroundAt):
         if code is not None:
             self.code = code
         detail = self.element.evaluate(
-            "el => new Promise(done => { el.addEventListener('check-end', e => done(e.detail),"
-            " {once: true}); el.shadowRoot.querySelector('button').click(); })")
+            "(el, ms) => new Promise((done, fail) => {"
+            " setTimeout(() => fail(new Error(`no check-end within ${ms} ms`)), ms);"
+            " el.addEventListener('check-end', e => done(e.detail), {once: true});"
+            " el.shadowRoot.querySelector('button').click(); })", RUN_MS)
         self.wait_for(*FINAL_STATES, timeout=RUN_MS)
         return detail
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -174,3 +175,22 @@ def test_what_the_run_left_is_freed_inside_it():
     code = ("class Late:\n    def __del__(self):\n        print('freed in the run')\n\n"
             "late = Late()\nlate.cycle = late\n")
     assert outcome(code) == ("done", None, "freed in the run\n")
+
+
+def test_a_run_ends_its_own_tasks_and_leaves_its_hosts_alone():
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        host = loop.create_task(asyncio.sleep(0, result="the host's"))
+        code = ("import asyncio\n\nasync def waits():\n    try:\n        await asyncio.sleep(1)\n"
+                "    finally:\n        print('finally in the run')\n\n"
+                "task = asyncio.ensure_future(waits())\n")
+        assert outcome(code) == ("done", None, "")  # it never ran a step: no finally to run
+        (the_runs,) = asyncio.all_tasks(loop) - {host}
+        assert the_runs.get_coro().cr_frame is None  # closed: it can never run a step
+        assert host.get_coro().cr_frame is not None
+        assert loop.run_until_complete(host) == "the host's"
+        the_runs.cancel()
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()

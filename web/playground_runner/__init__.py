@@ -85,6 +85,7 @@ class Runner:
         # taken before the code:
         restore = pristine.restore, state.restore, guard.unhide_runner, api.put_back
         namespace: dict = {}
+        before = _tasks()
         try:
             _enter(state, api)
             plots = Plots(send_plots, _flushing(pace, output))
@@ -99,7 +100,7 @@ class Runner:
             result["status"] = "stopped"
         finally:
             guard.checking = False
-            _let_go(namespace, end_callbacks)
+            _let_go(namespace, before, end_callbacks)
             while True:  # however often a late Stop interrupts putting back
                 try:
                     for step in restore:
@@ -171,7 +172,8 @@ def _enter(state: RunState, api: PyodideApi) -> None:
     api.hide()
 
 
-def _let_go(namespace: dict, end_callbacks: Callable[[], None] | None) -> None:
+def _let_go(namespace: dict, before: set[asyncio.Task],
+            end_callbacks: Callable[[], None] | None) -> None:
     """Let go, while the run's guard still watches and Pyodide's object is still hidden,
     of what the run left: the callbacks it handed JavaScript, its namespace, and the
     cycles among its objects. So its objects' `__del__` and its coroutines' `finally` run
@@ -179,7 +181,7 @@ def _let_go(namespace: dict, end_callbacks: Callable[[], None] | None) -> None:
     signal.signal(signal.SIGINT, stop)
     while True:  # however often a Stop interrupts the runner here, not the code
         try:
-            _end_tasks()
+            _end_tasks(_tasks() - before)
             if end_callbacks is not None:
                 end_callbacks()
             namespace.clear()
@@ -189,14 +191,20 @@ def _let_go(namespace: dict, end_callbacks: Callable[[], None] | None) -> None:
             continue
 
 
-def _end_tasks() -> None:
+def _tasks() -> set[asyncio.Task]:
+    """The asyncio tasks pending now, on the loop the code would get: the worker's. (In
+    CPython, a test's loop may hold the test tools' own tasks: only those a run added
+    are its.)"""
+    try:
+        return asyncio.all_tasks(asyncio.get_event_loop())
+    except RuntimeError:  # no loop
+        return set()
+
+
+def _end_tasks(tasks: set[asyncio.Task]) -> None:
     """The run's asyncio tasks end with it, none of which can have run a step (the loop
     waits on the worker's event loop): each coroutine is closed, and the task let go of
     without a complaint that it was pending. Their JavaScript callbacks go next."""
-    try:
-        tasks = asyncio.all_tasks(asyncio.get_event_loop())
-    except RuntimeError:  # no loop (outside Pyodide)
-        return
     for task in tasks:
         task._log_destroy_pending = False
         try:
