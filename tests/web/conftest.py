@@ -201,12 +201,14 @@ class Playground:
         )
 
 
-# The ping after each result has a deadline (deadlines.js), after which the page takes
-# Python for dead and restarts it; on a loaded machine an answer can come late. Pages
-# under test wait as long as it takes, unless a test of the ping sets the deadline.
-PATIENT_PING = (
+# Deadlines a loaded machine can miss with nothing wrong (deadlines.js): the ping after
+# each result, after which the page takes Python for dead and restarts it; the snapshot's
+# download and Python's start, past which the page boots Python afresh or gives up.
+# Pages under test wait as long as it takes, unless a test of the deadline sets it.
+PATIENT_DEADLINES = (
     "customElements.whenDefined('autograd-playground').then(() => Object.assign("
-    f"customElements.get('autograd-playground').deadlines, {{pingMs: {NEVER_MS}}}))"
+    "customElements.get('autograd-playground').deadlines, "
+    f"{{pingMs: {NEVER_MS}, snapshotStallMs: {NEVER_MS}, bootStallMs: {NEVER_MS}}}))"
 )
 
 
@@ -221,7 +223,7 @@ def new_context(browser: Browser):
     def new_context_(**context_options) -> BrowserContext:
         context = browser.new_context(**context_options)
         context.set_default_timeout(RUN_MS)
-        context.add_init_script(PATIENT_PING)
+        context.add_init_script(PATIENT_DEADLINES)
         contexts.append(context)
         return context
 

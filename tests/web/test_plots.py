@@ -170,7 +170,8 @@ def test_a_model_s_regions_computed_by_the_page_are_python_s_floats_exactly(play
     # Python's own forward pass at the same centres (as the runner makes them).
     cells = picture["size"]
     predict = ("def centres(low, high):\n"
-               f"    return [low + (k + 0.5) * ((high - low) / {cells}) for k in range({cells})]\n"
+               f"    return [low * (1 - t) + high * t for t in ((k + 0.5) / {cells} "
+                   f"for k in range({cells}))]\n"
                f"xs, ys = centres(*{picture['x']!r}), centres(*{picture['y']!r})\n"
                "print(json.dumps([model.forward([x, y])[0] for y in ys for x in xs]))\n")
     assert playground.run("import json\n" + MODEL + weights + predict) == "done"
@@ -206,6 +207,20 @@ def test_hover_and_the_arrow_keys_say_the_values_under_them(playground):
     playground.page.keyboard.press("ArrowLeft")
     assert "predict " in regions.locator(".readout").inner_text()
     assert "Arrow keys" in regions.get_attribute("aria-label")
+
+
+def test_points_at_the_ends_of_the_floats_are_drawn_and_read_out_finite(playground):
+    assert playground.run("boundary(lambda x, y: x / 2 - y / 2, [(-1.7e308, 1.7e308), "
+                          "(1.7e308, -1.7e308)], [0, 1], resolution=2)\n") == "done"
+    regions = playground.element.locator(".boundary")
+    drawn = regions.locator("canvas.dots").evaluate(
+        "c => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+        " let n = 0; for (let i = 3; i < d.length; i += 4) n += d[i] > 0; return n; }")
+    assert drawn > 0  # the two points, near opposite corners
+    regions.focus()
+    playground.page.keyboard.press("ArrowLeft")
+    readout = regions.locator(".readout").inner_text()
+    assert "predict " in readout and "Infinity" not in readout and "NaN" not in readout
 
 
 def test_switching_the_theme_recolours_the_charts(playground):

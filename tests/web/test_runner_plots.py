@@ -3,6 +3,7 @@ goes to the page, when, and what the caps and bad input make of it."""
 
 from __future__ import annotations
 
+import sys
 from types import SimpleNamespace
 
 import pytest
@@ -162,6 +163,17 @@ def test_boundary_sends_predict_on_a_grid_around_the_points_and_their_classes():
     assert picture["classes"] == [False, True, False, True]
 
 
+def test_points_at_the_ends_of_the_floats_get_a_finite_picture():
+    result, _, messages = run_plotting(
+        "boundary(lambda x, y: x / 2 - y / 2, [(-1.7e308, 1.7e308), (1.7e308, -1.7e308)], "
+        "[0, 1])\n")
+    assert result["status"] == "done", result["error"]
+    (picture,) = [b for m in messages for b in m["boundaries"]]
+    assert picture["x"] == picture["y"] == [-sys.float_info.max, sys.float_info.max]
+    assert picture["classes"] == [False, True]
+    assert all(value is not None for value in picture["values"])
+
+
 def test_every_boundary_call_is_sent_with_its_step(monkeypatch):
     chart, messages = plotted(monkeypatch)
     points, labels = [(0, 0), (1, 0), (0, 1), (1, 1)], [-1, 1, -1, 1]
@@ -275,6 +287,8 @@ def test_boundary_computes_the_grid_in_python_for_a_function_or_a_model_the_page
      "TypeError: boundary('boundary'): predict(-0.5, -0.5) must be a number, got yes (str)"),
     ("boundary(f, [(0, 0)], [1], resolution=500)",
      "ValueError: boundary('boundary'): resolution must be an int from 2 to 60, got 500"),
+    ("boundary(f, [(0, 0)], [1], threshold=float('nan'))",
+     "ValueError: boundary('boundary'): threshold must be a finite number, got nan"),
     ("boundary(3, [(0, 0)], [1])",
      "TypeError: boundary('boundary'): predict must be a function of (x, y) or an engine.nn "
      "model, got int"),

@@ -190,6 +190,17 @@ function lastOf(values) {
   return null;
 }
 
+/** Where `value` lies from `range`'s start (0) to its end (1); halves first, so that a
+ * range from -1.7e308 to 1.7e308 gives no Infinity. */
+function fraction([low, high], value) {
+  return (value / 2 - low / 2) / (high / 2 - low / 2);
+}
+
+/** The value at `share` (0 to 1) of `range`, finite for any finite range. */
+function between([low, high], share) {
+  return low * (1 - share) + high * share;
+}
+
 export class BoundaryChart {
   constructor(title) {
     this.title = title;
@@ -281,7 +292,7 @@ export class BoundaryChart {
       const point = points[i];
       dots.fillStyle = fills[Number(classes[i])];
       dots.beginPath();
-      dots.arc(((point[0] - x[0]) / (x[1] - x[0])) * side, (1 - (point[1] - y[0]) / (y[1] - y[0])) * side, radius, 0, 2 * Math.PI);
+      dots.arc(fraction(x, point[0]) * side, (1 - fraction(y, point[1])) * side, radius, 0, 2 * Math.PI);
       dots.fill();
       dots.stroke();
     }
@@ -297,7 +308,7 @@ export class BoundaryChart {
   say(col, row) {
     const p = this.picture;
     if (!p || col < 0 || row < 0 || col >= p.size || row >= p.size) return;
-    const at = (range, k) => range[0] + ((k + 0.5) * (range[1] - range[0])) / p.size;
+    const at = (range, k) => between(range, (k + 0.5) / p.size);
     const v = p.values[row * p.size + col];
     const side = v === null ? "" : v > p.threshold ? " (above)" : " (not above)";
     this.readout.textContent = `x ${shortNumber(at(p.x, col))}, y ${shortNumber(at(p.y, row))}: ` +

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import time
 from collections.abc import Callable
 from numbers import Real
@@ -155,6 +156,8 @@ class Plots:
             raise ValueError(f"{where}: resolution must be an int from 2 to {MAX_RESOLUTION}, "
                              f"got {resolution!r}")
         threshold = _number(threshold, f"{where}: threshold")
+        if not math.isfinite(threshold):
+            raise ValueError(f"{where}: threshold must be a finite number, got {threshold}")
         pairs, classes = _labelled_points(where, points, labels, threshold)
         if title not in self._titles:
             if len(self._titles) == MAX_PICTURES:
@@ -298,13 +301,14 @@ def _labelled_points(where: str, points: object, labels: object,
 
 
 def _centres(low: float, high: float, cells: int) -> list[float]:
-    """The centres of `cells` equal cells from `low` to `high`."""
-    step = (high - low) / cells
-    return [low + (k + 0.5) * step for k in range(cells)]
+    """The centres of `cells` equal cells from `low` to `high` (finite however far
+    apart they are)."""
+    return [low * (1 - t) + high * t for t in ((k + 0.5) / cells for k in range(cells))]
 
 
 def _span(values: list[float]) -> tuple[float, float]:
-    """From the least to the greatest of `values`, with a margin on each side."""
+    """From the least to the greatest of `values`, with a margin on each side, within
+    the floats (points at ±1.7e308 have no room for a margin past them)."""
     low, high = min(values), max(values)
-    margin = (high - low) * MARGIN or 1.0
-    return low - margin, high + margin
+    margin = high * MARGIN - low * MARGIN or 1.0
+    return max(low - margin, -sys.float_info.max), min(high + margin, sys.float_info.max)
