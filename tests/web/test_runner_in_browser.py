@@ -85,3 +85,13 @@ def test_an_error_3000_parts_deep_is_its_own_error_and_python_lives_on(playgroun
     assert playground.run("import gc\ngc.collect()\nprint('alive')\n") == "done"
     assert playground.output == "alive\n"
     assert playground.python_starts == 1
+
+
+def test_running_out_of_memory_is_a_memoryerror_at_its_line_and_python_lives_on(playground):
+    assert playground.run("kept = []\nwhile True:\n    kept.append(bytearray(10**7))\n") == "error"
+    output = playground.output
+    assert output.rstrip().endswith("MemoryError") and "Python crashed" not in output
+    assert playground.marked_line() == "    kept.append(bytearray(10**7))"
+    assert playground.run("print(sum(range(10)))\n") == "done"
+    assert playground.output == "45\n"
+    assert playground.python_starts == 1
