@@ -53,13 +53,16 @@ def readme_pictures(browser: Browser, url: str, path: Path) -> None:
 
 def program_picture(browser: Browser, url: str, path: Path, program: str) -> None:
     """A program of tests/web/programs run at 1280x800: layer_of_three.py (a 2-input layer
-    of 3 neurons, summed and run backward), mlp_of_two_layers.py (106 nodes, folded)."""
+    of 3 neurons, summed and run backward), mlp_of_two_layers.py (106 nodes, folded); the
+    results scrolled to the picture, as a learner scrolls to a picture grown past them."""
     page = browser.new_page(**LAPTOP)
     page.goto(url + "?live=off")
     wait_for_state(page, "ready")
     code = (ROOT / "tests" / "web" / "programs" / program).read_text(encoding="utf-8")
     page.locator("autograd-playground").evaluate("(el, code) => { el.code = code; }", code)
     run_and_draw(page)
+    frame = page.locator("autograd-playground .picture-frame")
+    frame.evaluate("f => f.scrollIntoView({block: 'nearest'})")
     page.screenshot(path=path)
     print(f"wrote {path}")
     page.close()

@@ -122,6 +122,20 @@ def test_numbers_have_one_precision_in_table_picture_and_stepper_with_the_full_v
     expect(term.locator(f"[title='{full!r}']")).to_have_text(grad_a)
 
 
+
+def test_on_a_phone_a_tap_on_a_number_writes_its_row_whole_under_the_table(
+    open_playground, site
+):
+    playground = open_playground(site, **PHONE)
+    run_and_draw(playground)
+    data, grad = playground.full_values("data")[0], playground.full_values("grad")[0]
+    whole = playground.element.locator(".whole-values")
+    playground.element.locator("tbody tr[data-node='0'] td.grad").tap()
+    expect(whole).to_have_text(f"a (node 0) in full: data {data!r}, grad {grad!r}")
+    assert whole.get_attribute("aria-live") == "polite"  # said by a screen reader too
+    playground.element.locator(".scroller").press("ArrowDown")  # by keyboard: the next row
+    expect(whole).to_contain_text("b (node 1) in full: data -3.0, grad ")
+
 def test_the_number_columns_headers_are_aligned_as_their_numbers(playground):
     run_and_draw(playground)
     aligns = playground.element.locator("thead th").evaluate_all(

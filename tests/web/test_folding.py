@@ -14,13 +14,13 @@ MLP = (PROGRAMS / "mlp_of_two_layers.py").read_text(encoding="utf-8")
 
 # The rendered size of box text, in CSS pixels: its font size times the svg's scale.
 FONT_PX = "t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a"
-# How many value boxes are wholly inside the picture's frame.
+# How many value boxes are wholly inside the picture's frame and the window.
 IN_VIEW_OF = """(frame, box) => { const f = frame.getBoundingClientRect();
   const r = box.getBoundingClientRect();
-  return r.left >= f.left && r.right <= f.right && r.top >= f.top && r.bottom <= f.bottom; }"""
+  return r.left >= Math.max(f.left, 0) && r.right <= Math.min(f.right, innerWidth)
+    && r.top >= Math.max(f.top, 0) && r.bottom <= Math.min(f.bottom, innerHeight); }"""
 IN_VIEW = f"""frame => [...frame.querySelectorAll('g.value')]
-  .filter(box => ({IN_VIEW_OF})(frame, box)).length"""
-
+  .filter(box => ({IN_VIEW_OF})(frame, box))"""
 
 def folds(playground):
     return playground.element.locator("svg.graph g.value.fold")
@@ -39,18 +39,28 @@ def redrawn(playground, action) -> None:
     wait_for_picture(playground)
 
 
-def test_at_1280x800_a_layer_of_neurons_reads_at_12px_in_a_picture_half_the_results_tall(
+def test_at_1280x800_most_of_a_layer_of_neurons_is_in_view_at_12px_once_scrolled_to(
     open_playground, site
 ):
     playground = open_playground(site + "?live=off", viewport=LAPTOP)
     run_and_draw(playground, LAYER)
     frame = playground.element.locator(".picture-frame")
-    assert frame.evaluate("f => f.clientHeight") >= 220
-    sizes = playground.element.locator("svg.graph text.name-line").evaluate_all(
-        f"texts => texts.map({FONT_PX})")
+    frame.evaluate("f => f.scrollIntoView({block: 'nearest'})")  # as a learner scrolls to it
+    shown = frame.evaluate_handle(IN_VIEW)
+    assert shown.evaluate("bs => bs.length") >= 20  # of 28
+    sizes = shown.evaluate(
+        f"bs => bs.flatMap(b => [...b.querySelectorAll('text')].map({FONT_PX}))")
     assert min(sizes) >= 11.99
-    assert frame.evaluate(IN_VIEW) >= 5  # the view kept within the drawing
     assert folds(playground).count() == 0  # 28 nodes: drawn as they are
+
+
+def test_the_chapters_picture_keeps_its_ops_apart_and_its_frame_its_share(open_playground, site):
+    playground = open_playground(site, viewport=LAPTOP)
+    run_and_draw(playground)
+    assert playground.element.locator("svg.graph g.op").count() == 3
+    assert playground.element.locator(".picture.grown").count() == 0
+    frame = playground.element.locator(".picture-frame")
+    assert frame.evaluate(f"f => ({IN_VIEW})(f).length") == 6
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP], ids=["1280x800"])

@@ -9,6 +9,14 @@
 // that is not a number shows as its text; an op's operand that is not a node of the
 // graph has no edge, and the note says so.
 //
+// A graph of more than OPS_APART_UP_TO nodes is drawn compact, each op's name in its
+// result's box (where a leaf's None is) instead of an ellipse of its own, so that about
+// twice as many boxes fit at a size that reads. A whole graph flows left to right or top
+// to bottom, whichever shows more of it at its own size (12 px text); one that is
+// taller than its frame has the frame grow to its height, up to the height the page
+// gives (roomHeight), the results scrolling; one that still does not fit is drawn at
+// its own size around the node that matters, and says so.
+//
 // Past FOLD_ABOVE nodes, a whole graph's groups (groups.js: nodes that share a label's
 // prefix, as an engine.nn neuron's do) are folded, each into one box that shows its
 // last node's data and grad; a click on it, or Enter, opens it, and Fold all folds
@@ -29,16 +37,18 @@ import { gradScale, shade } from "./grad-scale.js";
 import { deadlines } from "./deadlines.js";
 import { groupsOf } from "./groups.js";
 import { layout } from "./layout.js";
-import { PanZoom } from "./panzoom.js";
+import { MARGIN, PanZoom } from "./panzoom.js";
 
 const FULL_LIMIT = 200;
 const FOLD_ABOVE = 30; // nodes: a bigger whole graph is drawn with its groups folded
-const READABLE_SCALE = 0.5; // of the drawing's own size, below which it is not fitted
+const OPS_APART_UP_TO = 9; // nodes: a bigger graph's ops are named in their results' boxes
 const NEIGHBOURHOOD = 40;
 const SVG = "http://www.w3.org/2000/svg";
 const POINTS = 72; // Graphviz sizes are in inches, positions in points
 const CHAR_PT = 7.25; // 12px monospace (0.6em), a little over, so no text overflows its box
-const LINE_PT = 16;
+// A box's line height and Graphviz's spacing, in points: roomy, or compact (see above).
+const ROOMY = { line: 16, nodesep: 0.2, ranksep: 0.25 };
+const COMPACT = { line: 14, nodesep: 0.15, ranksep: 0.2 };
 const GLYPHS = { pos: "▲ ", neg: "▼ " };
 const MAX_CHARS = 32; // of a name in a box; the table and the box's tooltip have it whole
 const KEYS_HELP =
@@ -51,6 +61,7 @@ export class GraphView {
   /** @param {() => Promise<void>} whenIdle resolves once Python has no runs to do */
   constructor(whenIdle = () => Promise.resolve()) {
     this.whenIdle = whenIdle;
+    this.roomHeight = () => 0; // how tall the picture may grow, bar and all: the page's to say
     this.onSelect = () => {}; // (node index) when the learner clicks a node
     this.active = null; // the node whose box is in the tab order, kept across drawings
     this.opened = new Set(); // the keys of the groups the learner opened, kept across runs
@@ -196,10 +207,17 @@ export class GraphView {
       : `Showing ${nodes.size} of ${t.count.toLocaleString("en")} nodes: the neighbourhood of node ${this.focus()}. ` +
         "The table has them all; select a row to see around it.";
     this.note.textContent = [part, missingOperands(t)].filter(Boolean).join(" ");
+    const folded = (i) => this.folded(i);
+    const look = nodes.size > OPS_APART_UP_TO ? COMPACT : ROOMY;
     let laidOut;
     try {
       const ms = this.whole ? deadlines.wholePictureMs : deadlines.neighbourhoodMs;
-      laidOut = await layout(graphObject(t, nodes, this.flow(), (i) => this.folded(i)), ms);
+      // The preferred flow, and if it does not show whole at its own size, the other too.
+      for (const flow of this.flows()) {
+        const next = await layout(graphObject(t, nodes, flow, folded, look), ms);
+        if (!laidOut || this.shown(next) > this.shown(laidOut) + 0.01) laidOut = next;
+        if (this.shown(laidOut) === 1) break;
+      }
     } catch (error) {
       if (ticket !== this.ticket) return;
       if (this.whole) {
@@ -214,7 +232,7 @@ export class GraphView {
       return;
     }
     if (ticket !== this.ticket) return; // a newer table or focus came meanwhile
-    const { svg, width, height, boxes } = drawing(t, laidOut, (i) => this.folded(i));
+    const { svg, width, height, boxes } = drawing(t, laidOut, folded, look);
     const foldedCount = [...this.groups.values()].filter((g) => !this.opened.has(g.key)).length;
     this.foldButton.hidden = this.opened.size === 0;
     const folds = foldedCount
@@ -225,25 +243,29 @@ export class GraphView {
     this.boxes = boxes;
     this.order = [...boxes.keys()].sort((a, b) => a - b);
     this.frame.replaceChildren(svg);
+    const shownWhole = this.shownWhole();
+    this.grow(shownWhole ? 0 : height + 2 * MARGIN);
     this.panzoom.attach(svg, width, height);
     // Its own size, which a narrow playground's frame takes on (prose.css).
     const { w, h } = this.panzoom.full;
     this.frame.style.setProperty("--drawing-ratio", `${w} / ${h}`);
     this.frame.style.setProperty("--drawing-height", `${h}px`);
+    const opened = this.opening !== null;
     const around = this.opening ?? this.focus(); // a group just opened, else the node that matters
     this.opening = null;
     const focus = boxes.get(around);
     // A neighbourhood's point is its centre; a whole graph that would be fitted with its
-    // text under half its size (6 px) is drawn at its own size (12 px) around its node
-    // that matters, and says so, unless the frame grows to show it whole (prose.css).
-    const shownWhole = getComputedStyle(this.frame).getPropertyValue("--picture-fit").trim() === "whole";
-    const unreadable = this.whole && !shownWhole && !this.panzoom.fitsAtOwnSize(READABLE_SCALE);
+    // text under its own size (12 px) is drawn at its own size around its node that
+    // matters, and says so, unless the frame grows to show it whole (prose.css).
+    const unreadable = this.whole && !shownWhole && !this.panzoom.fitsAtOwnSize();
     if (unreadable) {
       this.note.textContent = [folds, `Drawn at its own size, around node ${around}, so that its text reads: ` +
         "drag to pan, or Fit to see the whole graph, smaller.", missingOperands(t)].filter(Boolean).join(" ");
     }
     // After the note, which may take a line from the frame's height.
     if (focus && (!this.whole || unreadable)) this.panzoom.centre(focus.x, focus.y);
+    // The group the learner opened stays on the screen, in a frame grown past it too.
+    if (focus && opened) focus.group.scrollIntoView({ block: "nearest" });
     this.activate(boxes.has(this.active) ? this.active : this.focus());
     if (this.refocus && document.activeElement === document.body) {
       boxes.get(this.active).group.focus({ preventScroll: true }); // its old box went with the old drawing
@@ -253,11 +275,44 @@ export class GraphView {
     this.setState("drawn");
   }
 
-  /** Graphviz's rankdir: as the CSS's --picture-flow says (a narrow playground's picture
-   *  flows down the page, prose.css), else along the frame's longer side. */
-  flow() {
-    const flow = getComputedStyle(this.frame).getPropertyValue("--picture-flow").trim();
-    return flow || (this.frame.clientWidth > 1.5 * this.frame.clientHeight ? "LR" : "TB");
+  /** Whether the frame takes the drawing's own shape, the page scrolling (prose.css). */
+  shownWhole() {
+    return getComputedStyle(this.frame).getPropertyValue("--picture-fit").trim() === "whole";
+  }
+
+  /** The Graphviz rankdirs to try, the first preferred: as the CSS's --picture-flow says
+   *  (a narrow playground's picture flows down the page, prose.css); else, for a whole
+   *  graph, both, along the frame's longer side first; a neighbourhood's, that one. */
+  flows() {
+    const fixed = getComputedStyle(this.frame).getPropertyValue("--picture-flow").trim();
+    if (fixed) return [fixed];
+    const along = this.frame.clientWidth > 1.5 * this.frame.clientHeight ? ["LR", "TB"] : ["TB", "LR"];
+    return this.whole ? along : along.slice(0, 1);
+  }
+
+  /** The share of a layout that shows at its own size in the frame's width and the
+   *  height the frame may grow to (1: all of it). */
+  shown(laidOut) {
+    const [, , w, h] = laidOut.bb.split(",").map(Number);
+    const tall = Math.max(this.frame.clientHeight, this.room());
+    return Math.min(1, this.frame.clientWidth / (w + 2 * MARGIN)) * Math.min(1, tall / (h + 2 * MARGIN));
+  }
+
+  /** How tall the frame may grow: the page's room for the picture less its bar and note. */
+  room() {
+    const above = this.frame.getBoundingClientRect().top - this.root.getBoundingClientRect().top;
+    return this.roomHeight() - above;
+  }
+
+  /** Let the frame grow to `wanted` px, the drawing's own height, if it is taller than
+   *  the frame's share of the page and the page has room (graph.css: .picture.grown). */
+  grow(wanted) {
+    this.root.classList.remove("grown");
+    const height = Math.min(wanted, this.room());
+    const grown = height > this.frame.clientHeight;
+    const border = this.frame.offsetHeight - this.frame.clientHeight;
+    this.root.classList.toggle("grown", grown);
+    if (grown) this.frame.style.setProperty("--frame-height", `${Math.floor(height + border)}px`);
   }
 
   /** Bring the drawn boxes up to date with the grads and marks. */
@@ -283,7 +338,9 @@ export class GraphView {
     this.legend.grads.hidden = !shown.some((i) => this.grads[i] !== 0 && this.grads[i] !== null);
     this.legend.changed.hidden = !shown.some((i) => this.changed(i));
     for (const edge of this.frame.querySelectorAll("path.edge")) {
-      edge.classList.toggle("active", current !== null && edge.dataset.head === `op${current}`);
+      // Into the op of the node Backward visits: its ellipse's, or (compact) its box's.
+      const into = edge.dataset.head === `op${current}` || (edge.dataset.head === `v${current}` && !edge.dataset.tail.startsWith("op"));
+      edge.classList.toggle("active", current !== null && into);
       edge.classList.toggle("unmade", unmade(Number(edge.dataset.head.replace(/^(v|op)/, ""))));
     }
     for (const op of this.frame.querySelectorAll("g.op")) op.classList.toggle("unmade", unmade(Number(op.dataset.op)));
@@ -395,11 +452,18 @@ function neighbourhood(centre, args, users, limit) {
   return found;
 }
 
-/** The lines of value node i's box: its name (with room for the Δ mark and a leaf's op,
- *  None, at its end: an op that is not None has an ellipse of its own), data and grad. */
-function valueLines(t, i, grad) {
-  const tag = isLeaf(t.op[i]) ? ` ${opText(t.op[i])}` : "";
-  return [`${boxName(t, i)}  Δ${tag}`, `data ${valueText(t, "data", i)}`, `grad ${GLYPHS.pos}${valueText(t, "grad", i, grad)}`];
+/** The lines of value node i's box: its name (with room for the Δ mark and its tag at
+ *  its end), data and grad. */
+function valueLines(t, i, grad, look) {
+  const tag = opTag(t, i, look);
+  return [`${boxName(t, i)}  Δ${tag && ` ${tag}`}`, `data ${valueText(t, "data", i)}`, `grad ${GLYPHS.pos}${valueText(t, "grad", i, grad)}`];
+}
+
+/** What node i's box writes after its name: a leaf's op, None; in a compact drawing
+ *  any op's name (else an op that is not None has an ellipse of its own). */
+function opTag(t, i, look) {
+  if (isLeaf(t.op[i])) return opText(t.op[i]);
+  return look === COMPACT ? opName(t, i) : "";
 }
 
 /** Node i's data or grad (`value`, the table's own unless given) as the box writes it:
@@ -437,8 +501,10 @@ function foldName(group) {
 /** Graphviz's input, flowing along `rankdir` (LR or TB, to suit the frame): nodes sized
  *  to fit their text, with no label of their own, so no learner text reaches Graphviz.
  *  A node of a group that `folded` names is drawn as its group's box, v<its last node>,
- *  and the edges to and from the group's nodes go to and from that box. */
-function graphObject(t, nodes, rankdir, folded) {
+ *  and the edges to and from the group's nodes go to and from that box. An op is an
+ *  ellipse between its operands and its result, or in a `look` that is COMPACT, the
+ *  operands' edges go to the result's box. */
+function graphObject(t, nodes, rankdir, folded, look) {
   const inches = (pt) => (pt / POINTS).toFixed(3);
   const gvNodes = [];
   const edges = new Map(); // "tail head" -> the edge, each once
@@ -447,21 +513,21 @@ function graphObject(t, nodes, rankdir, folded) {
   for (const i of [...nodes].sort((a, b) => a - b)) {
     const group = folded(i);
     if (!group || group.out === i) {
-      const lines = valueLines(t, i, t.grad[i]);
+      const lines = valueLines(t, i, t.grad[i], look);
       if (group) lines[0] = foldName(group);
       const width = Math.max(...lines.map((l) => l.length)) * CHAR_PT + 16;
-      gvNodes.push({ name: `v${i}`, attributes: { shape: "box", width: inches(width), height: inches(3 * LINE_PT + 8) } });
+      gvNodes.push({ name: `v${i}`, attributes: { shape: "box", width: inches(width), height: inches(3 * look.line + 8) } });
     }
     if (isLeaf(t.op[i])) continue;
-    const head = group ? boxOf(i) : `op${i}`;
-    if (!group) {
+    const head = group || look === COMPACT ? boxOf(i) : `op${i}`;
+    if (head.startsWith("op")) {
       gvNodes.push({ name: head, attributes: { shape: "ellipse", width: inches(opName(t, i).length * CHAR_PT + 22), height: inches(24) } });
       edge(head, `v${i}`);
     }
     for (const a of t.args[i]) if (nodes.has(a)) edge(boxOf(a), head);
   }
   return {
-    graphAttributes: { rankdir, nodesep: 0.2, ranksep: 0.25 },
+    graphAttributes: { rankdir, nodesep: look.nodesep, ranksep: look.ranksep },
     nodeAttributes: { label: "", fixedsize: true },
     nodes: gvNodes,
     edges: [...edges.values()],
@@ -481,7 +547,8 @@ function svgText(x, y, text, className) {
 }
 
 /** Draw Graphviz's layout: returns the svg, its size, and each value box's parts. */
-function drawing(t, layout, folded) {
+function drawing(t, layout, folded, look) {
+  const LINE_PT = look.line;
   const [, , width, height] = layout.bb.split(",").map(Number);
   const point = (text) => {
     const [x, y] = text.split(",").map(Number);
@@ -512,7 +579,7 @@ function drawing(t, layout, folded) {
     const fold = folded(i);
     const group = svgElement("g", { class: fold ? "value fold" : "value", "data-node": i, role: "option", tabindex: -1 });
     if (fold) group.dataset.group = fold.key;
-    const tag = isLeaf(t.op[i]) && !fold ? opText(t.op[i]) : ""; // a leaf's op, beside its name
+    const tag = fold ? "" : opTag(t, i, look); // beside its name
     const left = x - w / 2 + 8;
     const top = y - h / 2;
     const grad = svgText(left, top + 4 + 3 * LINE_PT - 3, "", "grad-line");

@@ -5,7 +5,7 @@
 
 const ZOOM_STEP = 1.25;
 const PAN_FRACTION = 0.1;
-const MARGIN = 8; // around the drawing when it is fitted, so no edge is cut
+export const MARGIN = 8; // around the drawing when it is fitted, so no edge is cut
 
 export class PanZoom {
   /** @param {HTMLElement} frame the box around the svg, which gets the events (keys from

@@ -203,6 +203,8 @@ class AutogradPlayground extends HTMLElement {
     this.plots = new PlotsPanel(this.pacer.root);
     this.tables = new TablePanel();
     this.picture = new GraphView(() => this.runtime.whenIdle());
+    // The picture may grow as tall as the results, which then scroll to show it (graph.css).
+    this.picture.roomHeight = () => this.results.clientHeight - parseFloat(getComputedStyle(this.results).paddingBottom);
     this.picture.onState = () => this.notePainted();
     this.stepper = new Stepper((t) => this.runtime.steps(t));
     this.tape = new TapeStepper(() => this.code);

@@ -1,7 +1,9 @@
 // The node tables: one per graph or `show` snapshot, picked with a <select>,
 // drawn as a real <table> whose body holds only the rows in view (plus a
 // margin), so a 100,000-node graph scrolls without building 100,000 rows.
-// A row can be selected (click, or arrow keys in the table); grads are shaded
+// A row can be selected (click, tap, or arrow keys in the table), and a line under the
+// table then writes its data and grad whole, as a hover's tooltip does, for a touch
+// screen and a keyboard, which have no hover, and for a screen reader. Grads are shaded
 // by sign and size; each cell whose value differs from what the table of the same name
 // of the last run that ended without error showed is marked Δ (when this run did too;
 // in a replay of Backward, a grad is compared with that run's at the same step). With no
@@ -53,11 +55,14 @@ export class TablePanel {
     this.scroller.setAttribute("aria-label", "Nodes");
     this.empty = element("p", { className: "empty" });
     this.notes = element("ul", { className: "table-notes" });
+    this.whole = element("p", { className: "whole-values", hidden: true });
+    this.whole.setAttribute("aria-live", "polite");
     this.root = element("div", { className: "tables" }, [
       (this.bar = element("div", { className: "table-bar" }, [this.picker, this.count])),
       this.notes,
       this.empty,
       this.scroller,
+      this.whole,
     ]);
     this.picker.addEventListener("change", () => this.select(Number(this.picker.value)));
     this.scroller.addEventListener("scroll", () => {
@@ -211,6 +216,21 @@ export class TablePanel {
   redraw() {
     this.window = null;
     this.draw();
+    this.sayWhole();
+  }
+
+  /** Write the selected node's data and grad (the grads shown) whole under the table;
+   *  only when they change, so a screen reader says them once. */
+  sayWhole() {
+    const t = this.current;
+    const i = this.marks.selected;
+    const shown = t && Number.isInteger(i) && i < t.count;
+    const text = shown
+      ? `${nodeName(t, i)} (node ${i}) in full: data ${wholeValue(t.data[i], t.notNumbers.data[i])}, ` +
+        `grad ${wholeValue(this.grads[i], t.notNumbers.grad[i])}`
+      : "";
+    this.whole.hidden = !shown;
+    if (this.whole.textContent !== text) this.whole.textContent = text;
   }
 
   schedule() {
@@ -325,6 +345,11 @@ function number(value, className, text) {
     return element("td", { className: `${className} not-number`, textContent: text, title: `${text}: not a number` });
   }
   return element("td", { className, textContent: shortNumber(value), title: fullNumber(value) });
+}
+
+/** A data or grad written whole: a number's repr, or the text of what is not one. */
+function wholeValue(value, notNumber) {
+  return value === null ? (notNumber ?? "") : fullNumber(value);
 }
 
 function spacer(px) {
