@@ -53,11 +53,12 @@ class Link:
             until = self.free_at
         time.sleep(max(0.0, until - time.monotonic()))
 
-    def bytes_asked_before(self, epoch_s: float) -> dict[str, int]:
-        """The bytes of each path whose request came before `epoch_s` (time.time())."""
+    def bytes_asked(self, since_s: float, before_s: float) -> dict[str, int]:
+        """The bytes sent for each path whose requests came between `since_s` and
+        `before_s` (time.time())."""
         sizes: dict[str, int] = {}
         for response in self.responses:
-            if response.asked_at < epoch_s:
+            if since_s <= response.asked_at < before_s:
                 sizes[response.path] = sizes.get(response.path, 0) + response.sent
         return sizes
 

@@ -335,10 +335,11 @@ def throttled_first_visits(browser: Browser, isolated: bool) -> None:
 
 
 def megabytes_before(link: Link, page: Page, moment: str) -> str:
-    """What `link` sent for the requests made before `moment` (ms since `page`'s navigation
-    start), in MB."""
-    epoch_s = page.evaluate(f"(performance.timeOrigin + {moment}) / 1000")
-    return f"{sum(link.bytes_asked_before(epoch_s).values()) / 1e6:5.1f} MB before it"
+    """What `link` sent for the requests `page` (its workers too) made from its navigation
+    to `moment` (ms since then), in MB."""
+    since_s, before_s = page.evaluate(
+        f"[performance.timeOrigin / 1000, (performance.timeOrigin + {moment}) / 1000]")
+    return f"{sum(link.bytes_asked(since_s, before_s).values()) / 1e6:5.1f} MB before it"
 
 
 def new_throttled_context(browser: Browser) -> BrowserContext:

@@ -37,7 +37,7 @@ def test_a_first_visit_downloads_its_budget_before_its_first_result(new_context)
         playground.page.goto(url)
         playground.page.wait_for_function("window.firstResultAt")
         assert playground.state == "done"
-        sizes = link.bytes_asked_before(playground.page.evaluate("window.firstResultAt") / 1000)
+        sizes = link.bytes_asked(0, playground.page.evaluate("window.firstResultAt") / 1000)
     assert "/pyodide/pyodide.asm.wasm.gz" in sizes
     assert "/pyodide/pyodide.asm.wasm" not in sizes
     total = sum(sizes.values())
