@@ -82,10 +82,18 @@ DOCS_CONFIG = ROOT / "mkdocs.yml"
 DOCS_SITE = BUILD / "docs-site"
 # The docs' page for learners, which the site carries too (learner_guide()).
 LEARNER_GUIDE = ROOT / "docs" / "learners.md"
-# What of dist/ the authors' wheel leaves out: source maps and the benchmark's bare
-# Pyodide page. The site's own pages stay: the full-page playground is where an embedded
-# playground's Share link opens, and the chapter and training pages are templates to copy.
-NOT_IN_WHEEL = ["*.map", "bare.html"]
+# Files the site also stores gzipped, as FILE.gz beside FILE, which the Python worker
+# downloads and decodes (web/worker/stored.js): a static host (GitHub Pages, `python -m
+# http.server`) sends a file as it is stored, and Pyodide's wasm is 9.6 MB as it is, 3.5 MB
+# gzipped. Pyodide's standard library is a zip already (gzip saves 2%); its script is
+# imported, through the service worker that keeps it compiled. The plain files stay in
+# dist/ for bare.html (the benchmark's bare Pyodide), not in the authors' wheel.
+GZIPPED = ["pyodide/pyodide.asm.wasm", "pyodide/pyodide-lock.json", "snapshot/files.json"]
+# What of dist/ the authors' wheel leaves out: source maps, the benchmark's bare
+# Pyodide page and the plain copies of GZIPPED. The site's own pages stay: the full-page
+# playground is where an embedded playground's Share link opens, and the chapter and
+# training pages are templates to copy.
+NOT_IN_WHEEL = ["*.map", "bare.html", *(Path(path).name for path in GZIPPED)]
 VENV = ROOT / ".venv"
 # How the tests and benchmarks start Chromium.
 CHROMIUM_ARGS = chromium.CHROMIUM_ARGS
@@ -434,7 +442,8 @@ def bundle() -> None:
     pyodide_script = content_addressed(f"pyodide/{PYODIDE_SCRIPT}",
                                        WEB / "node_modules" / "pyodide" / PYODIDE_SCRIPT)
     bundled(WORKER / "worker.js", "--external:./pyodide/*", "--loader:.py=text",
-            f"--define:PYODIDE_SCRIPT={json.dumps('./' + pyodide_script)}")
+            f"--define:PYODIDE_SCRIPT={json.dumps('./' + pyodide_script)}",
+            f"--define:STORED_GZIPPED={json.dumps(GZIPPED)}")
     # Not the charts' chunk (uPlot): a page downloads it only once one of its runs plots.
     chunks = sorted(f"chunks/{p.name}" for p in (DIST / "chunks").glob("*.js")
                     if not p.name.startswith(f"{CHARTS_CHUNK}-"))
@@ -590,15 +599,29 @@ def learner_guide() -> None:
         SITE / "learners.html", DIST)
 
 
+def gzip_files() -> None:
+    """Write FILE.gz beside each of GZIPPED, at gzip's level 9 and with no time in its
+    header, so that the same files give the same bytes."""
+    for path in GZIPPED:
+        file = DIST / path
+        file.with_name(file.name + ".gz").write_bytes(
+            gzip.compress(file.read_bytes(), compresslevel=9, mtime=0))
+
+
+def stored_as(path: str) -> str:
+    """The file the worker downloads for `path`: its gzipped copy, if the site has one."""
+    return f"{path}.gz" if path in GZIPPED else path
+
+
 def add_sizes() -> None:
     """Give site.json the size of each file Python's start may download, by its path in
-    dist/: the worker counts the bytes that arrive towards them, for the page's progress
-    bar."""
+    dist/, as it is sent (gzipped, for GZIPPED): the worker counts the bytes that arrive
+    towards them, for the page's progress bar."""
     manifest = json.loads((DIST / "site.json").read_text(encoding="utf-8"))
     paths = [*(f"pyodide/{name}" for name in PYODIDE_FILES), manifest["engine"],
              *manifest["runner"]["files"], manifest["snapshot"]["memory"],
              manifest["snapshot"]["files"]]
-    manifest["sizes"] = {path: (DIST / path).stat().st_size for path in paths}
+    manifest["sizes"] = {path: (DIST / stored_as(path)).stat().st_size for path in paths}
     write_site_json(manifest)
 
 
@@ -613,6 +636,7 @@ def build() -> None:
     bake_pages()
     notices(micropip)
     make_snapshot(engine)
+    gzip_files()
     add_sizes()
     learner_guide()
     print(f"built {DIST}")

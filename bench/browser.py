@@ -4,6 +4,7 @@ server, and the Chromium that build.py finds, started the way the tests start it
 from __future__ import annotations
 
 import importlib.util
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,6 +14,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT_MS = 120_000
+# The site's own server (web/authors/autograd_playground/server.py), for link.py.
+sys.path.insert(0, str(ROOT / "web" / "authors"))
 
 
 def load_build():
@@ -30,16 +33,22 @@ def chromium_args() -> list[str]:
 
 
 @contextmanager
+def launched_browser() -> Iterator[Browser]:
+    """Chromium, as build.py finds it."""
+    with sync_playwright() as playwright:
+        chromium = load_build().find_chromium()
+        browser = playwright.chromium.launch(executable_path=chromium, args=chromium_args())
+        yield browser
+        browser.close()
+
+
+@contextmanager
 def served_browser(isolation: bool = True) -> Iterator[tuple[Browser, str]]:
     """Chromium, and the URL where dist/ is served."""
-    build = load_build()
-    server, url = build.start_server(isolation=isolation)
+    server, url = load_build().start_server(isolation=isolation)
     try:
-        with sync_playwright() as playwright:
-            chromium = build.find_chromium()
-            browser = playwright.chromium.launch(executable_path=chromium, args=chromium_args())
+        with launched_browser() as browser:
             yield browser, url
-            browser.close()
     finally:
         server.shutdown()
 

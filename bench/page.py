@@ -26,8 +26,13 @@ One run of this script measures, as medians over N rounds, each measure in turn:
     python bench/page.py --no-isolation  (served without COOP/COEP, where every Stop
                                           restarts Python; not the last)
     python bench/page.py --embed-only    (just the last)
-    python bench/page.py --throttled     (just cold loads on a slow link: one each, at
-                                          20 and 5 Mbit/s, bare, snapshot and fresh boot)
+    python bench/page.py --throttled     (just first visits on a slow link: dist/ served by
+                                          link.py at 20 and 5 Mbit/s with 40 ms latency,
+                                          which slows the workers' and the service
+                                          worker's requests too; for `/` and course.html,
+                                          the first table on screen (the one the page
+                                          was built with counts) and the first live
+                                          result; and bare Pyodide's boot)
 """
 
 from __future__ import annotations
@@ -37,7 +42,16 @@ import html
 import statistics
 import textwrap
 
-from browser import ROOT, TIMEOUT_MS, returning_visitor, served_browser, wait_for_state
+from browser import (
+    ROOT,
+    TIMEOUT_MS,
+    launched_browser,
+    load_build,
+    returning_visitor,
+    served_browser,
+    wait_for_state,
+)
+from link import Link, serving_over
 from playwright.sync_api import Browser, BrowserContext, Page
 
 MLP = ROOT / "tests" / "web" / "programs" / "mlp_100k.py"
@@ -65,6 +79,22 @@ customElements.whenDefined("autograd-playground").then(() => {
   document.querySelector("autograd-playground").run();
 });
 """
+
+# Before the page's scripts: note when a playground's table is first on screen (ms since
+# navigation start), the one the page was built with or a live one, checked every frame.
+RECORD_FIRST_TABLE = """
+const tableShown = () => [...document.querySelectorAll("autograd-playground")].some((el) =>
+  [...el.querySelectorAll("table"), ...(el.shadowRoot?.querySelectorAll("table") ?? [])]
+    .some((table) => table.checkVisibility() && table.querySelector("tbody tr")));
+const watch = () => requestAnimationFrame(() => {
+  if (tableShown()) window.tableAt = performance.now();
+  else watch();
+});
+watch();
+"""
+# The slow links --throttled measures on, in Mbit/s, and their latency.
+THROTTLED_MBIT = (20, 5)
+THROTTLED_LATENCY_MS = 40
 
 # Start code that ignores Stop's interrupt, press Stop (with no grace: Python is
 # restarted at once) and run the chapter's example: ms from Stop to its table painted.
@@ -198,28 +228,31 @@ def report_page_sizes(times: dict[str, list[float]]) -> None:
 
 
 def bare_boot(context: BrowserContext, url: str, page: Page | None = None,
-              stay_ms: int = 0) -> float:
-    """ms from navigation to bare.html's Pyodide being up (the page stays `stay_ms` more)."""
+              stay_ms: int = 0, keep_open: bool = False) -> float:
+    """ms from navigation to bare.html's Pyodide being up (the page stays `stay_ms` more,
+    then closes unless `keep_open`)."""
     page = page or context.new_page()
     page.goto(url + "bare.html")
     page.wait_for_function("window.readyAt", timeout=TIMEOUT_MS)
     ms = page.evaluate("window.readyAt")
     page.wait_for_timeout(stay_ms)
-    page.close()
+    if not keep_open:
+        page.close()
     return ms
 
 
 def first_result(context: BrowserContext, url: str, page: Page | None = None,
-                 stay_ms: int = 0) -> tuple[float, float]:
+                 stay_ms: int = 0, keep_open: bool = False) -> tuple[float, float]:
     """ms from navigation to the playground ready, and to its first result painted (the
-    page stays `stay_ms` more)."""
+    page stays `stay_ms` more, then closes unless `keep_open`)."""
     page = page or context.new_page()
     page.add_init_script(RECORD_FIRST_RESULT)
     page.goto(url)
     page.wait_for_function("window.resultAt", timeout=TIMEOUT_MS)
     ms = page.evaluate("[window.readyAt, window.resultAt]")
     page.wait_for_timeout(stay_ms)
-    page.close()
+    if not keep_open:
+        page.close()
     return ms[0], ms[1]
 
 
@@ -276,28 +309,43 @@ def load_times(browser: Browser, url: str, runs: int,
     return times
 
 
-def throttled_cold_loads(browser: Browser, url: str) -> None:
-    """ms from navigation to bare Pyodide up and to the first result (from the snapshot,
-    and booted fresh), in fresh contexts with DevTools' network emulation (which slows
-    the worker's requests too)."""
-    for mbit in (20, 5):
-        for name, setup in (("bare Pyodide boot", None), ("snapshot playground", None),
-                            ("fresh-boot playground", without_snapshot)):
-            context = browser.new_context()
-            context.set_default_timeout(TIMEOUT_MS)
-            if setup:
-                setup(context)
-            page = context.new_page()
-            bytes_per_s = mbit * 1e6 / 8
-            context.new_cdp_session(page).send("Network.emulateNetworkConditions", {
-                "offline": False, "latency": 20,
-                "downloadThroughput": bytes_per_s, "uploadThroughput": bytes_per_s})
-            if name == "bare Pyodide boot":
-                ms = bare_boot(context, url, page)
-            else:
-                ms = first_result(context, url, page)[1]
-            print(f"{mbit:2} Mbit/s cold {name:24} {ms / 1000:6.1f} s", flush=True)
-            context.close()
+def throttled_first_visits(browser: Browser, isolated: bool) -> None:
+    """Seconds from navigation to the first table on screen and to the first live result,
+    on `/` and on course.html, and to bare Pyodide up, each in a fresh context (an empty
+    cache), with dist/ served over a slow link (link.py); and the megabytes of the
+    responses asked for before the first live result (bare: before Python was up)."""
+    dist = load_build().DIST
+    for mbit in THROTTLED_MBIT:
+        link = Link(mbit, THROTTLED_LATENCY_MS)
+        with serving_over(link, dist, isolated) as url:
+            page = new_throttled_context(browser).new_page()
+            bare = bare_boot(page.context, url, page, keep_open=True) / 1000
+            print(f"{mbit:2} Mbit/s bare Pyodide boot {'':31} {bare:5.1f} s   "
+                  f"{megabytes_before(link, page, 'window.readyAt')}", flush=True)
+            page.context.close()
+            for name in ("", "course.html"):
+                page = new_throttled_context(browser).new_page()
+                page.add_init_script(RECORD_FIRST_TABLE)
+                result = first_result(page.context, url + name, page, keep_open=True)[1] / 1000
+                table = page.evaluate("window.tableAt") / 1000
+                print(f"{mbit:2} Mbit/s /{name:12} first table {table:5.1f} s   first live "
+                      f"result {result:5.1f} s = {result / bare:.2f}x the bare boot   "
+                      f"{megabytes_before(link, page, 'window.resultAt')}", flush=True)
+                page.context.close()
+
+
+def megabytes_before(link: Link, page: Page, moment: str) -> str:
+    """What `link` sent for the requests `page` (its workers too) made from its navigation
+    to `moment` (ms since then), in MB."""
+    since_s, before_s = page.evaluate(
+        f"[performance.timeOrigin / 1000, (performance.timeOrigin + {moment}) / 1000]")
+    return f"{sum(link.bytes_asked(since_s, before_s).values()) / 1e6:5.1f} MB before it"
+
+
+def new_throttled_context(browser: Browser) -> BrowserContext:
+    context = browser.new_context()
+    context.set_default_timeout(TIMEOUT_MS)
+    return context
 
 
 def run_times(browser: Browser, url: str, runs: int) -> dict[str, list[float]]:
@@ -352,12 +400,12 @@ def main() -> None:
     parser.add_argument("--embed-only", action="store_true",
                         help="only the course page of 10 playgrounds against one")
     parser.add_argument("--throttled", action="store_true",
-                        help="only cold loads at 20 and 5 Mbit/s")
+                        help="only first visits over a link of 20, then 5 Mbit/s")
     args = parser.parse_args()
     isolated = not args.no_isolation
     if args.throttled:
-        with served_browser(isolation=isolated) as (browser, url):
-            throttled_cold_loads(browser, url)
+        with launched_browser() as browser:
+            throttled_first_visits(browser, isolated)
         return
     with served_browser(isolation=isolated) as (browser, url):
         if not args.embed_only:

@@ -107,7 +107,7 @@ def test_a_site_without_its_worker_fails_each_playground_saying_python_did_not_s
 
 
 def test_a_site_without_pyodides_wasm_fails_each_playground_saying_why(tmp_path, capsys):
-    course = broken_course(tmp_path, "pyodide/pyodide.asm.wasm")
+    course = broken_course(tmp_path, "pyodide/pyodide.asm.wasm.gz")
     assert check.main([str(course)]) == 1
     why = "not run: Python did not start: failed: Pyodide's wasm could not be loaded: "
     lines = untimed(capsys.readouterr().out)

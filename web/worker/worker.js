@@ -61,6 +61,7 @@ import { writePythonFiles } from "./python-files.js";
 import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./snapshot-cache.js";
 import { MAX_SNAPSHOT_BYTES, unpack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
+import { compileStored, fetchStored } from "./stored.js";
 import { realmChange, watchRealm } from "./realm.js";
 import { filesNow, restoreFiles, watchFiles } from "./run-files.js";
 import { runEnds, runStarts, scopeTimers } from "./run-timers.js";
@@ -86,6 +87,7 @@ const reach = (what) => {
 };
 
 const here = (path) => new URL(path, import.meta.url).href;
+const SITE = here("./");
 const MENTIONS_MICROPIP = /\bmicropip\b/;
 // Below this (the browser's estimate, Mbit/s), downloading the snapshot costs more
 // than it saves: at 5 Mbit/s a first load already gains nothing from it, and at
@@ -135,7 +137,7 @@ const handedOn = RESTARTED ? booted.then(sameBuild) : Promise.resolve({});
 // snapshot downloads: Pyodide itself would start only once its 1.2 MB script has run.
 const WASM_PATH = "pyodide/pyodide.asm.wasm";
 const WASM = here(WASM_PATH);
-const compileWasm = () => WebAssembly.compileStreaming(downloads.count(WASM_PATH, fetch(WASM)));
+const compileWasm = () => compileStored(SITE, WASM_PATH, downloads);
 // Pyodide's own downloads, which it asks for as it starts (see startPyodide).
 const STDLIB = "pyodide/python_stdlib.zip";
 const LOCK_FILE = "pyodide/pyodide-lock.json";
@@ -301,11 +303,10 @@ async function startPyodide(loadPyodide, showSettings, options = {}) {
   const { default: createPyodideModule } = await emscriptenScript;
   const fetchAnything = globalThis.fetch;
   const unwrapFetch = () => (globalThis.fetch = fetchAnything);
-  const site = here("./");
   globalThis.fetch = (url, ...rest) => {
-    const href = new URL(url, site).href;
+    const href = new URL(url, SITE).href;
     if (href === WASM) return new Promise(() => {});
-    return downloads.count(href.slice(site.length), fetchAnything(url, ...rest));
+    return fetchStored(SITE, href.slice(SITE.length), downloads, (stored) => fetchAnything(stored, ...rest));
   };
   try {
     const loaded = await loadPyodide({
@@ -387,7 +388,7 @@ class UnusableSnapshot extends Error {}
 const missing = (path, status) => new UnusableSnapshot(`${path} is missing (HTTP ${status})`);
 
 async function snapshotPart(path) {
-  const response = await downloads.count(path, fetch(here(path)));
+  const response = await fetchStored(SITE, path, downloads);
   if (!response.ok) throw missing(path, response.status);
   return response;
 }

@@ -1,0 +1,73 @@
+"""What a first visit downloads before its first result, from a plain static host (no
+compression by the server): Pyodide's wasm and the largest JSON files come stored gzipped
+and are decoded in the browser; a gzipped file that is cut short or damaged fails the
+start with an error that names it."""
+
+from __future__ import annotations
+
+import gzip
+
+import build
+from bench.link import Link, serving_over
+
+from .conftest import Playground
+
+# What a first visit to the full page may download before its first result, counted as
+# the server sends it: every response body the page, its workers and its service worker
+# asked for before that result.
+FIRST_VISIT_BUDGET = 13_000_000
+
+# Before the page's scripts: queue a run as soon as the playground exists, and note when
+# its result came (ms since the epoch, as the server's clock).
+RUN_AT_ONCE = """
+addEventListener("run-end", () => {
+  window.firstResultAt ??= performance.timeOrigin + performance.now();
+}, true);
+customElements.whenDefined("autograd-playground").then(() =>
+  document.querySelector("autograd-playground").run());
+"""
+
+
+def test_a_first_visit_downloads_its_budget_before_its_first_result(new_context):
+    link = Link()
+    with serving_over(link, build.DIST) as url:
+        context = new_context()
+        context.add_init_script(RUN_AT_ONCE)
+        playground = Playground(context.new_page())
+        playground.page.goto(url)
+        playground.page.wait_for_function("window.firstResultAt")
+        assert playground.state == "done"
+        sizes = link.bytes_asked(0, playground.page.evaluate("window.firstResultAt") / 1000)
+    assert "/pyodide/pyodide.asm.wasm.gz" in sizes
+    assert "/pyodide/pyodide.asm.wasm" not in sizes
+    total = sum(sizes.values())
+    assert total <= FIRST_VISIT_BUDGET, sorted(sizes.items(), key=lambda item: -item[1])
+
+
+def test_a_gzipped_wasm_cut_short_fails_the_start_naming_it(new_context, site):
+    stored = (build.DIST / "pyodide" / "pyodide.asm.wasm.gz").read_bytes()
+    context = new_context()
+    context.route("**/pyodide.asm.wasm.gz",
+                  lambda route: route.fulfill(body=stored[: len(stored) // 2],
+                                              content_type="application/gzip"))
+    playground = Playground(context.new_page())
+    playground.page.goto(site)
+    playground.wait_for("error")
+    status = playground.element.locator(".status").inner_text()
+    assert status.startswith("failed: Pyodide's wasm could not be loaded: "
+                             "pyodide/pyodide.asm.wasm.gz is damaged or cut short"), status
+
+
+def test_a_damaged_gzipped_json_fails_the_start_naming_it(new_context, site):
+    lock = gzip.decompress((build.DIST / "pyodide" / "pyodide-lock.json.gz").read_bytes())
+    damaged = bytearray(gzip.compress(lock))
+    damaged[len(damaged) // 2] ^= 0xFF
+    context = new_context()
+    context.route("**/pyodide-lock.json.gz",
+                  lambda route: route.fulfill(body=bytes(damaged),
+                                              content_type="application/gzip"))
+    playground = Playground(context.new_page())
+    playground.page.goto(site)
+    playground.wait_for("error")
+    status = playground.element.locator(".status").inner_text()
+    assert "pyodide/pyodide-lock.json.gz is damaged or cut short" in status, status
