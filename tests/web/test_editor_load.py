@@ -11,19 +11,19 @@ EDITOR_CHUNK = "**/chunks/editor-*.js"
 def test_an_editor_that_cannot_load_says_so_runs_the_code_shown_and_loads_on_retry(
         new_context, site):
     context = new_context()
-    asked: list[str] = []
+    link = {"down": True}  # until the note shows (the page may try twice by then)
 
-    def fail_once(route) -> None:
-        asked.append(route.request.url)
-        if len(asked) == 1:
+    def fail_while_down(route) -> None:
+        if link["down"]:
             route.abort()  # a dropped connection
         else:
             route.continue_()
 
-    context.route(EDITOR_CHUNK, fail_once)
+    context.route(EDITOR_CHUNK, fail_while_down)
     playground = Playground(context.new_page()).open(site)
     note = playground.element.locator(".editor-failed")
     note.wait_for()
+    link["down"] = False
     assert note.inner_text().startswith("The editor could not load: ")
     assert "/chunks/editor-" in note.inner_text()  # which script
     assert playground.element.locator(".cm-editor").count() == 0
