@@ -330,7 +330,7 @@ export class GraphView {
       box.group.classList.toggle("changed", this.changed(i));
       box.group.setAttribute("aria-selected", String(selected === i));
       const folded = this.folded(i);
-      const words = spoken(this.table, i, this.grads[i], box.group.classList);
+      const words = spoken(this.table, i, this.grads[i], box.group.classList, box.tag);
       box.group.setAttribute("aria-label", folded ? `${foldName(folded)}, folded: press Enter to open. Its last, ${words}` : words);
     }
     // The legend names only the marks the picture shows.
@@ -378,15 +378,15 @@ export class GraphView {
 }
 
 /** Value node i as a screen reader says it: "node 3, #3, data -6.0, grad 0.00134, Mul of 0
- *  and 1", "node 0, a, None, data 2.0, ...". The box's own text (name, a leaf's op, data,
- *  grad, Δ) comes first and in its order, so that the words a learner sees are the words
+ *  and 1", "node 0, a, None, data 2.0, ...", compact "node 13, #13, Mul, data ...". The
+ *  box's own text (name, its tag: a leaf's op or a compact box's op, data, grad, Δ) comes first and in its order, so that the words a learner sees are the words
  *  that name it (and voice control finds it by them). */
-function spoken(t, i, grad, marks) {
+function spoken(t, i, grad, marks, tag) {
   const [, name, operands] = /^([^(]*)\((.*)\)$/.exec(t.op[i]) ?? [];
   return [
     `node ${i}`,
     boxName(t, i),
-    isLeaf(t.op[i]) && opText(t.op[i]),
+    tag, // as the box writes it beside the name: a leaf's None, or (compact) the op's name
     `data ${valueText(t, "data", i)}`,
     `grad ${valueText(t, "grad", i, grad)}`,
     marks.contains("changed") && "Δ changed since the last run",
@@ -600,7 +600,7 @@ function drawing(t, layout, folded, look) {
         : `${nodeName(t, i)}: node ${i}${t.line[i] ? `, made on line ${t.line[i]}` : ""}`),
     );
     nodeLayer.append(group);
-    boxes.set(i, { group, grad, x, y });
+    boxes.set(i, { group, grad, x, y, tag });
   }
   for (const edge of layout.edges ?? []) {
     const tail = names[edge.tail];

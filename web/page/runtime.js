@@ -284,6 +284,8 @@ export class Runtime extends EventTarget {
       // Python could not start: the runs waiting for it end, saying so, as do the
       // runs asked for until retry() starts it again in a fresh worker.
       this.startFailure = cause;
+      this.worker.terminate(); // nothing more of it counts (a late phase would hide Retry)
+      this.port.close();
       clearInterval(this.stallCheck);
       this.stalls = 0;
       this.setPhase(`failed: ${cause}`);
