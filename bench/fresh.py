@@ -79,7 +79,7 @@ timings = {
     "the runner's modules hidden and shown": per_run(hidden_and_shown),
     "Pyodide's object put back and hidden": per_run(api_put_back_and_hidden),
     "what a run left let go of (its tasks, its namespace, a collection)":
-        per_run(lambda: let_go({}, None)),
+        per_run(lambda: let_go({}, set(), None)),
 }
 print(json.dumps(timings))
 """
