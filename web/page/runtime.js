@@ -255,10 +255,7 @@ export class Runtime extends EventTarget {
     this.startFailure = null;
     for (const { resolve } of this.asked.values()) resolve(gone());
     this.asked.clear();
-    this.worker.terminate();
-    this.port.close();
-    this.mailbox?.close();
-    this.mailbox = null;
+    this.dropWorker();
     this.spawn();
     this.setPhase(phase);
     if (this.current) this.finish(result);
@@ -274,6 +271,14 @@ export class Runtime extends EventTarget {
     this.restart({ ...result, check: null, reached }, `starting a fresh Python (${why})`);
   }
 
+  /** End the worker and stop hearing it: nothing it says after this counts. */
+  dropWorker() {
+    this.worker.terminate();
+    this.port.close();
+    this.mailbox?.close();
+    this.mailbox = null;
+  }
+
   /** The worker broke: during a run, that run ends in error and a fresh worker takes over. */
   fail(message) {
     const cause = message.trim().split("\n")[0].replace(/^Error: /, ""); // the rest: the worker's stack
@@ -284,8 +289,7 @@ export class Runtime extends EventTarget {
       // Python could not start: the runs waiting for it end, saying so, as do the
       // runs asked for until retry() starts it again in a fresh worker.
       this.startFailure = cause;
-      this.worker.terminate(); // nothing more of it counts (a late phase would hide Retry)
-      this.port.close();
+      this.dropWorker(); // nothing more of it counts (a late phase would hide Retry)
       clearInterval(this.stallCheck);
       this.stalls = 0;
       this.setPhase(`failed: ${cause}`);
