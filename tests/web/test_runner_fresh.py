@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -176,6 +177,26 @@ def test_what_the_run_left_is_freed_inside_it():
             "late = Late()\nlate.cycle = late\n")
     assert outcome(code) == ("done", None, "freed in the run\n")
 
+
+
+def test_what_a_run_froze_is_freed_as_it_ends(tmp_path):
+    freed = tmp_path / "freed"
+    code = ("import gc\nclass Kept:\n    def __del__(self):\n"
+            f"        open({str(freed)!r}, 'w').close()\n\n"
+            "kept = Kept()\nkept.itself = kept\ngc.freeze()\n")
+    assert outcome(code)[:2] == ("done", None)
+    assert freed.exists()
+
+
+def test_a_run_that_leaves_the_collector_alone_does_not_freeze_it_again():
+    """(Freezing again is a collection of everything: milliseconds a run in Pyodide.) The
+    chapter's example frees a few frozen objects, as most runs do."""
+    run(CHAPTER)
+    frozen = gc.get_freeze_count()
+    made_since = [[] for _ in range(10_000)]
+    run(CHAPTER)
+    assert gc.get_freeze_count() <= frozen
+    assert len(made_since) == 10_000
 
 HOST_LOOP = """
 import asyncio, json, playground_runner

@@ -33,6 +33,7 @@ from .caps import describe
 from .checks import run_checks
 from .errors import FILENAME, Parting, error_line, learner_traceback
 from .fresh import Pristine, RunState, StandardLibrary, Stopped, stop
+from .frozen import FROZEN
 from .guard import guard
 from .output import TICK, NoInput, Output, Stream
 from .plots import Plots
@@ -194,11 +195,15 @@ def _let_go(namespace: dict, before: set[asyncio.Task],
 def _tasks() -> set[asyncio.Task]:
     """The asyncio tasks pending now, on the loop the code would get: the worker's. (In
     CPython, a test's loop may hold the test tools' own tasks: only those a run added
-    are its.)"""
-    try:
-        return asyncio.all_tasks(asyncio.get_event_loop())
-    except RuntimeError:  # no loop
-        return set()
+    are its. Where asyncio has no loop yet, none is made to ask: asyncio would hold it,
+    to be put back after every run.)"""
+    loop = asyncio.events._get_running_loop()  # the worker's: Pyodide's WebLoop
+    if loop is None and asyncio.events._event_loop_policy is not None:
+        try:
+            loop = asyncio.get_event_loop()
+        except RuntimeError:  # no loop
+            return set()
+    return set() if loop is None else asyncio.all_tasks(loop)
 
 
 def _end_tasks(tasks: set[asyncio.Task]) -> None:
@@ -307,9 +312,4 @@ def take() -> Runner:
 
 _untaken: list[Runner] = []
 _untaken.append(Runner())  # last, so that it saves this module's globals as they end up
-# What Python holds by now (the standard library's, the engine's, this package's objects)
-# lives as long as it does: the collector need never look at it again. Else Python
-# 3.14's collector goes through it a slice at a time in the collections inside runs:
-# 10-100 ms a run in Pyodide, for the first few dozen runs after the start.
-gc.collect()
-gc.freeze()
+FROZEN.freeze()  # what Python holds by now (frozen.py)

@@ -7,11 +7,9 @@ they were when the run began, `sys` and `sys.modules` (so a module the run impor
 imported afresh by the next), the recursion limit, the trace and profile functions,
 sys.monitoring's tools, the garbage collector and its callbacks, the working directory,
 the environment variables, the handlers of SIGINT and of the worker's tick, the
-collector's thresholds, debugging and frozen objects (what Python held after import,
-frozen again after a run unfroze it, with whatever of the run's is still alive), the
-switch interval, and what
-library.py keeps (the standard library's containers: warnings' filters, re's cache, the
-finders' cache); random's generator is seeded afresh for every run. What cannot be put
+collector's thresholds, debugging and frozen objects (frozen.py), the switch interval,
+and what library.py keeps (the standard library's containers: warnings' filters, re's
+cache, the finders' cache); random's generator is seeded afresh for every run. What cannot be put
 back so (a frame's locals, memory written by ctypes, an audit hook) is what guard.py
 watches for.
 
@@ -36,6 +34,7 @@ from types import FrameType, FunctionType, ModuleType
 import engine
 
 from .errors import FILENAME
+from .frozen import FrozenWatch
 from .guard import in_packages, up_to_learner
 from .library import LibraryState, Registrations, reseed
 from .output import TICK
@@ -252,7 +251,7 @@ class RunState:
         _stopped = False
         self.tools = monitoring_tools()
         self.collector = gc.get_threshold(), gc.get_debug()
-        self.frozen = gc.get_freeze_count()
+        self.frozen = FrozenWatch()
         self.switch_interval = sys.getswitchinterval()
         self.library = LibraryState()
 
@@ -278,10 +277,7 @@ class RunState:
         thresholds, debug = self.collector
         gc.set_threshold(*thresholds)
         gc.set_debug(debug)
-        if gc.get_freeze_count() != self.frozen:  # gc.unfreeze() or gc.freeze() of the run's
-            gc.unfreeze()
-            gc.collect()
-            gc.freeze()
+        self.frozen.undo()
         sys.setswitchinterval(self.switch_interval)
         self.library.restore()
         if os.getcwd() != self.cwd:
