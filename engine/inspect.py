@@ -48,17 +48,63 @@ def rows(g: Any) -> list[dict[str, Any]]:
 
 def _row(index: int, v: Any, line: int | None) -> dict[str, Any]:
     name, args, consts = _describe_node(v)
-    label = getattr(v, "label", None)
     return {
         "index": index,
-        "label": label if label is None or type(label) is str else _text(str(label)),
+        "label": _label(getattr(v, "label", None)),
         "op": name,
         "args": args,
-        "text": "leaf" if name is None else f"{name}({', '.join(map(str, args + consts))})",
+        "text": _op_text(name, args, consts),
         "data": json_number(v.data),
         "grad": json_number(v.grad),
         "line": line if type(line) is int else None,
     }
+
+
+COLUMNS = ("label", "op", "args", "text", "data", "grad", "line")
+
+
+def columns(g: Any) -> dict[str, list[Any]]:
+    """rows(g) as one list per field of COLUMNS, what a table is made of. An engine Graph's
+    are read straight from its own columns: no Value and no dict per node, several times
+    faster for a big graph (a live re-run makes them on every keystroke)."""
+    if not _columns_intact(g):
+        table = rows(g)
+        return {key: [row[key] for row in table] for key in COLUMNS}
+    n = len(g._data)
+    grads = g._grad[:n]
+    grads += [0.0] * (n - len(grads))
+    ops = [_parts(kind, a, b) for kind, a, b in zip(g._kind, g._a, g._b, strict=True)]
+    lines = getattr(g, "lines", None)
+    if type(lines) is not dict:
+        lines = {}
+    return {
+        "label": [_label(g._label.get(i)) for i in range(n)],
+        "op": [name for name, _, _ in ops],
+        "args": [args for _, args, _ in ops],
+        "text": [_op_text(*op) for op in ops],
+        "data": list(map(json_number, g._data)),
+        "grad": list(map(json_number, grads)),
+        "line": [line if type(line := lines.get(i)) is int else None for i in range(n)],
+    }
+
+
+def _columns_intact(g: Any) -> bool:
+    """Whether g is an engine Graph whose columns are lists of one length, as the engine
+    keeps them (a learner may have replaced one)."""
+    if type(g) is not Graph or type(g._label) is not dict:
+        return False
+    kept = (g._data, g._grad, g._kind, g._a, g._b)
+    n = len(g._data)
+    return set(map(type, kept)) == {list} and len(g._kind) == len(g._a) == len(g._b) == n
+
+
+def _label(label: Any) -> str | None:
+    return label if label is None or type(label) is str else _text(str(label))
+
+
+def _op_text(name: str | None, args: list[int], consts: list[Any]) -> str:
+    """What a table shows of an op: `Mul(0, 1)`, `Pow(0, 2)` or `leaf`."""
+    return "leaf" if name is None else f"{name}({', '.join(map(str, args + consts))})"
 
 
 def _describe_node(v: Any) -> tuple[str | None, list[int], list[Any]]:
@@ -67,14 +113,18 @@ def _describe_node(v: Any) -> tuple[str | None, list[int], list[Any]]:
     if type(v) is not Value:
         return describe_op(v.op)
     g, i = v._row()
-    kind = g._kind[i]
+    return _parts(g._kind[i], g._a[i], g._b[i])
+
+
+def _parts(kind: Any, a: Any, b: Any) -> tuple[str | None, list[int], list[Any]]:
+    """describe_op of the op an engine Graph keeps as (kind, a, b) in its columns."""
     if kind is None:
         return None, [], []
     if kind is Opaque:
-        return describe_op(g._a[i])
+        return describe_op(a)
     if kind.arity == 2:
-        return kind.__name__, [g._a[i], g._b[i]], []
-    return kind.__name__, [g._a[i]], [] if g._b[i] is None else [g._b[i]]
+        return kind.__name__, [a, b], []
+    return kind.__name__, [a], [] if b is None else [b]
 
 
 def describe_op(op: Any) -> tuple[str | None, list[int], list[Any]]:

@@ -1,4 +1,4 @@
-"""rows() for the playground's table and to_dot() for Graphviz, on awkward graphs."""
+"""rows() and columns() for the playground's table and to_dot() for Graphviz, on awkward graphs."""
 
 import json
 import math
@@ -7,8 +7,11 @@ from typing import NamedTuple
 
 import pydot
 import pytest
+from hypothesis import given
 
 from engine import Backward, Graph, MakeValue, VAdd, VMul, VPow, VTanh, rows, to_dot
+from engine.inspect import COLUMNS, columns
+from tests.engine.random_graphs import programs, run_program
 
 NASTY = 'x<y & "q" \\ <img src=x onerror=alert(1)>'
 
@@ -98,3 +101,45 @@ def test_rows_read_a_learners_own_classes():
 def test_rows_refuse_what_is_not_a_graph():
     with pytest.raises(TypeError, match="rows: expected a graph"):
         rows([1, 2, 3])
+
+
+def by_rows(g) -> dict[str, list]:
+    """columns() as rows() has them: the definition its quick reading must match."""
+    table = rows(g)
+    return {key: [row[key] for row in table] for key in COLUMNS}
+
+
+@given(programs())
+def test_an_engine_graphs_columns_are_its_rows_by_field(program):
+    leaves, steps = program
+    g = Graph()
+    for x in leaves:
+        MakeValue(g, x, label=f"x{len(g.nodes)}")
+    Backward(g, run_program(steps)(g, list(range(len(leaves)))))
+    g.lines = {i: i + 1 for i in range(0, len(g.nodes), 2)}
+    assert columns(g) == by_rows(g)
+
+
+def test_columns_read_what_a_learner_put_in_an_engine_graph_as_its_rows_do(awkward):
+    g = awkward
+    g.nodes[1].op = Add(0, 0)  # an op of the learner's own
+    g._label[2] = Mul(0, 1)  # not a str, set past the engine's check
+    g._data[0] = "two"
+    g.lines = {0: 7, 1: "eight", 2.0: 9}
+    del g.nodes[5:]
+    MakeValue(g, 1.0)  # after Backward: its grad is not kept yet
+    assert len(g._grad) < len(g.nodes)
+    assert columns(g) == by_rows(g)
+    assert columns(g)["text"][1] == "Add(0, 0)" and columns(g)["line"][:3] == [7, None, 9]
+
+
+def test_columns_of_an_engine_graph_whose_own_columns_were_cut_are_read_as_rows(awkward):
+    awkward._kind.pop()
+    with pytest.raises(IndexError):
+        by_rows(awkward)
+    with pytest.raises(IndexError):
+        columns(awkward)
+
+
+def test_columns_of_a_learners_own_classes_are_their_rows_by_field():
+    assert columns(LearnerGraph()) == by_rows(LearnerGraph())

@@ -13,9 +13,9 @@ from itertools import chain
 from types import ModuleType, NoneType
 from typing import NamedTuple
 
-from engine import BackwardSteps, Graph, TopoSort, rows
+from engine import BackwardSteps, Graph, TopoSort
 from engine.graph import VARIANTS
-from engine.inspect import is_graph_like
+from engine.inspect import columns, is_graph_like
 
 from .caps import CELL_CHARS, FULL_LABEL_CHARS, NOTE_CHARS, TITLE_CHARS, clip, describe
 from .contract import CONTRACT
@@ -33,7 +33,7 @@ MAX_TABLES = CONTRACT["table"]["perRun"]
 MAX_SAFE_INT = 2**53 - 1
 """The biggest int the page reads exactly: past it, JSON's numbers are floats."""
 NUMBER_WORDS = frozenset(CONTRACT["table"]["numberWords"])
-"""How engine.rows() writes the floats that JSON has no number for."""
+"""How engine.columns() writes the floats that JSON has no number for."""
 
 
 class Later(NamedTuple):
@@ -61,20 +61,20 @@ def table(title: str, graph: object) -> tuple[dict, Later | None]:
     Labels longer than a cell holds have their longer text in `fullLabel` (by index);
     a data or grad that is not a number is None, with its text in `notNumbers` (by index);
     `notes` say what is shown otherwise than the graph holds it."""
-    rs = rows(graph)
-    count = len(rs)
-    labels = [r["label"] for r in rs]
+    cs = columns(graph)
+    labels = cs["label"]
+    count = len(labels)
     shown = clipped(labels, CELL_CHARS)
-    ops = clipped([r["text"] for r in rs], CELL_CHARS)
-    data, odd_data = numbers(clipped([r["data"] for r in rs], CELL_CHARS))
-    grad, odd_grad = numbers(clipped([r["grad"] for r in rs], CELL_CHARS))
-    args, stray = operands([r["args"] for r in rs], count)
+    ops = clipped(cs["text"], CELL_CHARS)
+    data, odd_data = numbers(clipped(cs["data"], CELL_CHARS))
+    grad, odd_grad = numbers(clipped(cs["grad"], CELL_CHARS))
+    args, stray = operands(cs["args"], count)
     data_note = not_numbers_note(graph, "data", odd_data) if odd_data else None
     notes = [data_note] if data_note else []
     if odd_grad:
         notes.append(not_numbers_note(graph, "grad", odd_grad))
     if stray:
-        notes.append(stray_operands_note(stray, rs[stray[0]]["args"], ops, count))
+        notes.append(stray_operands_note(stray, cs["args"][stray[0]], ops, count))
     root, steps, later, no_steps = backward_steps(graph, data_note)
     return {
         "title": title,
@@ -89,24 +89,24 @@ def table(title: str, graph: object) -> tuple[dict, Later | None]:
         "notNumbers": {"data": odd_data, "grad": odd_grad},
         "args": args,
         "missingOperands": stray,
-        "line": line_numbers([r["line"] for r in rs]),
+        "line": line_numbers(cs["line"]),
         "root": root,
         "steps": steps,
         "stepsLater": None if later is None else later.count,
         "noSteps": no_steps,
-        "forward": forward_rules(graph, rs),
+        "forward": forward_rules(graph, cs["op"]),
         "notes": notes,
     }, later
 
 
-def forward_rules(graph: object, rs: list[dict]) -> dict[str, dict[str, str]] | None:
+def forward_rules(graph: object, op_names: list) -> dict[str, dict[str, str]] | None:
     """What each op of the graph computes, in words, by its name, for a replay of the
     tape being built: {"Mul": {"fn": "VMul", "rule": "{a}.data * {b}.data"}}. None but
     for the engine's own Graph, whose ops are the engine's: a learner's class named Mul
     may compute something else, and its steps go without words."""
     if type(graph) is not Graph:
         return None
-    names = {r["op"] for r in rs} - {None}
+    names = set(op_names) - {None}
     return {kind.__name__: {"fn": f"V{kind.__name__}", "rule": kind.forward}
             for kind in VARIANTS if kind.__name__ in names}
 
@@ -126,7 +126,7 @@ def clipped(column: list, limit: int) -> list:
 
 
 def numbers(column: list) -> tuple[list, dict[int, str]]:
-    """A column of engine.rows() values as the page reads numbers: floats and the words
+    """A column of engine.columns() values as the page reads numbers: floats and the words
     for the floats JSON lacks; anything else (a repr, or None) becomes None, and its
     text is given by index. Most columns are all floats: that is checked in C first."""
     if set(map(type, column)) <= {float}:
