@@ -216,7 +216,7 @@ def test_a_snapshot_download_that_stalls_gives_way_to_a_fresh_boot_saying_so(new
     assert [url for url in urls if url.endswith(".whl")] != []  # the engine, from its wheel
 
 
-# Where the worker keeps the snapshot it inflated, for the next load (worker.js).
+# Where the worker keeps the snapshot it inflated, for the next load (snapshot-cache.js).
 KEPT = "autograd-playground snapshot"
 
 

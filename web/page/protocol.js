@@ -45,7 +45,7 @@ const FIELDS = {
   },
   output: { id: isId, batch: (v) => typeof v === "string" },
   plots: { id: isId, batch: (v) => typeof v === "string" }, // playground_runner/plots.py's
-  // `reached`: what the code did that reached into the playground itself (worker.js).
+  // `reached`: what the code did that reached into the playground itself (pyodide-hooks.js).
   result: { id: isId, result: (v) => typeof v === "string", reached: isReached },
   pong: { id: isId },
   // The steps of run `id`'s table `table`, asked for (Runtime.steps): parseSteps checks them.

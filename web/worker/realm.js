@@ -6,7 +6,7 @@
 // `crypto`, `performance` and `navigator`. (A Web API
 // that neither uses, a canvas's say, is left out: checking every one of the
 // worker's 900 globals would cost each run a few milliseconds.)
-// The worker's own globals are put back after every run (worker.js); a change to
+// The worker's own globals are put back after every run (message-loop.js); a change to
 // any of these is found by comparing them with what they were before any
 // learner code ran, and the next run gets a fresh worker.
 //

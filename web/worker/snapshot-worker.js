@@ -1,7 +1,7 @@
 // Downloads the memory snapshot, checks it against its hash and inflates it, on a
 // thread of its own: inflating is the largest piece of a restore, and the Python
 // worker's thread is busy meanwhile starting Pyodide. Started by the Python
-// worker (worker.js), for one snapshot.
+// worker (boot.js), for one snapshot.
 //
 // In:   {url, sha256}                     the snapshot, and the SHA-256 site.json has for it
 // Out:  {type: "response", ok, status}    its response's HTTP status, once known
