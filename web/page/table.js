@@ -83,6 +83,7 @@ export class TablePanel {
       this.viewHeight = entry.contentRect.height;
       if (entry.contentRect.width !== this.viewWidth) {
         this.viewWidth = entry.contentRect.width;
+        this.measureCells();
         this.shareWidth();
       }
       this.schedule();
@@ -163,17 +164,30 @@ export class TablePanel {
   shareWidth() {
     const need = this.need;
     if (!need) return;
-    // Each column's padding and slack (below), in the table's font, as a width in characters.
-    const font = parseFloat(getComputedStyle(this.table).fontSize);
-    const pad = parseFloat(getComputedStyle(this.gradHeading).paddingLeft);
-    const perColumn = 0.3 * font + 2 * pad;
-    const room = this.viewWidth ? (this.viewWidth - COLUMNS.length * perColumn) / (CHAR_EM * font) : Infinity;
+    let room = Infinity; // until the table is laid out
+    if (this.viewWidth) {
+      // Each column's padding and slack (below), in the table's font, as a width in characters.
+      const { font, pad } = this.cells;
+      const perColumn = 0.3 * font + 2 * pad;
+      room = (this.viewWidth - COLUMNS.length * perColumn) / (CHAR_EM * font);
+    }
     const shared = fit({ numbers: need.index + need.data + need.grad, label: need.label, op: need.op, room });
     this.table.classList.toggle("wrap-op", shared.wrapOp);
     this.table.classList.toggle("wrap-label", shared.wrapLabel);
     [need.index, shared.label, shared.op, need.data, need.grad].forEach((n, i) => {
-      this.columns[i].style.width = n === null ? "" : `calc(${(n * CHAR_EM + 0.3).toFixed(2)}em + 2 * var(--cell-pad))`;
+      const width = n === null ? "" : `calc(${(n * CHAR_EM + 0.3).toFixed(2)}em + 2 * var(--cell-pad))`;
+      if (this.columns[i].style.width !== width) this.columns[i].style.width = width;
     });
+  }
+
+  /** The table's font size and a cell's padding, in px, read as its width changes (in a
+   *  ResizeObserver's callback, where the page is laid out already): read on every new
+   *  table, they would have the browser lay the page out once more on every live step. */
+  measureCells() {
+    this.cells = {
+      font: parseFloat(getComputedStyle(this.table).fontSize),
+      pad: parseFloat(getComputedStyle(this.gradHeading).paddingLeft),
+    };
   }
 
   /** Show `grads`: the table's own, or those after `step` steps of a replay of Backward
