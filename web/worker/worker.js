@@ -69,6 +69,7 @@ import { Stalled, stallWatch } from "./stall.js";
 import { Outbox } from "./outbox.js";
 import { signals } from "./signals.js";
 import { WarmUp } from "./warm-up.js";
+import { downloadStdlib, emptyStdlib, watchStdlib } from "./stdlib-later.js";
 import example from "../shared/example.py";
 import { reached as REACHED } from "../shared/contract.json";
 
@@ -191,7 +192,6 @@ async function boot() {
   const site = await siteJson;
   if (site.build !== BUILD_ID) throw new NewVersion(NEW_VERSION);
   downloads.setSizes(site.sizes);
-  downloads.expect(STDLIB);
   downloads.expect(LOCK_FILE);
   await handedOn;
   const { loadPyodide } = await pyodideModule;
@@ -306,6 +306,7 @@ async function startPyodide(loadPyodide, showSettings, options = {}) {
   globalThis.fetch = (url, ...rest) => {
     const href = new URL(url, SITE).href;
     if (href === WASM) return new Promise(() => {});
+    if (href === here(STDLIB) && options._loadSnapshot) return Promise.resolve(emptyStdlib()); // stdlib-later.js
     return fetchStored(SITE, href.slice(SITE.length), downloads, (stored) => fetchAnything(stored, ...rest));
   };
   try {
@@ -457,6 +458,7 @@ async function bootFresh(site, loadPyodide) {
   const runnerFiles = site.runner.files.map((name) =>
     downloads.count(name, fetch(here(name))).then(async (r) => [name, await r.text()]),
   );
+  downloads.expect(STDLIB);
   downloads.allExpected();
   pyodide = await startPyodide(loadPyodide, () => {});
   phase("installing the engine");
@@ -535,6 +537,7 @@ async function handle(data, say) {
     untidy = true;
   } else if (data.type === "tidy") {
     putBack();
+    downloadStdlib(); // the result is on screen: the link is free (stdlib-later.js)
   } else if (data.type === "steps") {
     say(stepsAsked(data));
   }
@@ -620,6 +623,7 @@ async function serve() {
       }
       scopeTimers(pyodide._module); // before any learner code, and before the built-ins are taken
       watchFiles(pyodide.FS);
+      watchStdlib(pyodide.FS, here(STDLIB));
       watchRealm();
       const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory, build: BUILD_ID };
       post(page, ready, restoredMemory ? [restoredMemory] : []);
