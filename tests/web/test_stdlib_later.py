@@ -46,3 +46,17 @@ def test_the_zip_downloads_once_after_the_first_result_for_later_runs(
     assert page.run(code) == "done", page.output
     assert page.output.strip() == "['a', 'b']"
     assert sum(url.endswith("/python_stdlib.zip") for url in asked) == 1, asked
+
+
+def test_a_zip_that_cannot_be_had_fails_the_import_naming_it(new_context, first_run_page: str):
+    context = new_context()
+    context.route("**/python_stdlib.zip", lambda route: route.fulfill(status=404, body="gone"))
+    warnings: list[str] = []
+    page = Playground(context.new_page())
+    context.on("console", lambda message: warnings.append(message.text))
+    page.open(first_run_page)
+    assert page.run() == "error"
+    assert "can't read Zip file: '/lib/python314.zip'" in page.output, page.output
+    assert any("python_stdlib.zip could not be downloaded: HTTP 404" in text for text in warnings)
+    assert page.run("print(sum(range(4)))") == "done", page.output
+    assert page.output.strip() == "6"

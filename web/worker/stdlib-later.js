@@ -15,6 +15,10 @@
 
 const Synchronous = XMLHttpRequest;
 const fetchAnything = fetch;
+const warn = console.warn;
+// Emscripten's errno for an I/O error: Python's read of the zip fails with it, and
+// zipimport says "can't read Zip file: '/lib/python314.zip'".
+const EIO = 29;
 
 let late = null; // {node, reading: the file's own stream operations, url} while the zip is to come
 
@@ -32,7 +36,7 @@ export function watchStdlib(FS, url) {
   const { node } = FS.lookupPath(`/lib/${name}`);
   if (node.usedBytes > 0) return; // Python booted fresh, with the zip itself
   const reading = node.stream_ops;
-  late = { node, reading, url };
+  late = { FS, node, reading, url };
   const filledFirst = (operation) => (...args) => {
     fillNow();
     return reading[operation](...args);
@@ -49,19 +53,24 @@ export function downloadStdlib() {
     .catch(() => {}); // fetched synchronously when read, then
 }
 
-/** The zip, now: Python is reading it. One that cannot be had leaves the file empty,
- *  and the import fails as a damaged zip does ("can't read Zip file"). */
+/** The zip, now: Python is reading it. One that cannot be had fails the read with an
+ *  I/O error, and the console says why; the next read asks for it again. */
 function fillNow() {
   if (!late) return;
+  const { FS, url } = late;
   const request = new Synchronous();
-  request.open("GET", late.url, false);
+  request.open("GET", url, false);
   request.responseType = "arraybuffer";
+  let why;
   try {
     request.send();
-  } catch {
-    return;
+    if (request.status === 200) return fill(new Uint8Array(request.response));
+    why = `HTTP ${request.status}`;
+  } catch (error) {
+    why = error.message;
   }
-  if (request.status === 200) fill(new Uint8Array(request.response));
+  warn(`Python's standard library ${url} could not be downloaded: ${why}`);
+  throw new FS.ErrnoError(EIO);
 }
 
 function fill(bytes) {
