@@ -18,6 +18,7 @@ import { MAX_SNAPSHOT_BYTES, unpack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
 import { compileStored, fetchStored } from "./stored.js";
 import { Stalled, stallWatch } from "./stall.js";
+import { emptyStdlib } from "./stdlib-later.js";
 
 // Taken before any learner code runs, which can reach every built-in (`import js`).
 const post = Function.prototype.call.bind(MessagePort.prototype.postMessage);
@@ -75,6 +76,7 @@ const WASM = here(WASM_PATH);
 const compileWasm = () => compileStored(SITE, WASM_PATH, downloads);
 // Pyodide's own downloads, which it asks for as it starts (see startPyodide).
 const STDLIB = "pyodide/python_stdlib.zip";
+export const STDLIB_URL = here(STDLIB);
 const LOCK_FILE = "pyodide/pyodide-lock.json";
 const wasmCompiled = RESTARTED ? null : compileWasm();
 // Python cannot start without Pyodide's wasm, and Emscripten would wait for it
@@ -117,7 +119,6 @@ async function boot() {
   const site = await siteJson;
   if (site.build !== BUILD_ID) throw new NewVersion(NEW_VERSION);
   downloads.setSizes(site.sizes);
-  downloads.expect(STDLIB);
   downloads.expect(LOCK_FILE);
   await handedOn;
   const { loadPyodide } = await pyodideModule;
@@ -232,6 +233,7 @@ async function startPyodide(loadPyodide, showSettings, options = {}) {
   globalThis.fetch = (url, ...rest) => {
     const href = new URL(url, SITE).href;
     if (href === WASM) return new Promise(() => {});
+    if (href === STDLIB_URL && options._loadSnapshot) return Promise.resolve(emptyStdlib()); // stdlib-later.js
     return fetchStored(SITE, href.slice(SITE.length), downloads, (stored) => fetchAnything(stored, ...rest));
   };
   try {
@@ -383,6 +385,7 @@ async function bootFresh(site, loadPyodide) {
   const runnerFiles = site.runner.files.map((name) =>
     downloads.count(name, fetch(here(name))).then(async (r) => [name, await r.text()]),
   );
+  downloads.expect(STDLIB);
   downloads.allExpected();
   pyodide = await startPyodide(loadPyodide, () => {});
   phase("installing the engine");

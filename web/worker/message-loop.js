@@ -10,7 +10,7 @@ import { mailboxSender } from "../shared/mailbox.js";
 import example from "../shared/example.py";
 import {
   booted, compiledWasm, downloads, loadMicropip, micropip, pyodide, RESTARTED, restoredMemory,
-  runCode, sameBuild, started, stepsOf, tidy,
+  runCode, sameBuild, started, stepsOf, STDLIB_URL, tidy,
 } from "./boot.js";
 import {
   installHooks, interrupt, pace, pythonSignals, reach, reached, runHooks, withOutbox,
@@ -19,6 +19,7 @@ import { realmChange } from "./realm.js";
 import { filesNow, restoreFiles } from "./run-files.js";
 import { runEnds, runStarts } from "./run-timers.js";
 import { WarmUp } from "./warm-up.js";
+import { downloadStdlib } from "./stdlib-later.js";
 
 // Taken before any learner code runs, which can reach every built-in (`import js`):
 // what this worker says and hears goes through these, whatever a run patches.
@@ -75,6 +76,7 @@ async function handle(data, say) {
     untidy = true;
   } else if (data.type === "tidy") {
     putBack();
+    downloadStdlib(); // the result is on screen: the link is free (stdlib-later.js)
   } else if (data.type === "steps") {
     say(stepsAsked(data));
   }
@@ -147,7 +149,7 @@ export async function serve() {
   queue = started
     .then(() => {
       sameBuild(boot);
-      installHooks(pyodide, buffer, gate);
+      installHooks(pyodide, buffer, gate, STDLIB_URL);
       const ready = { type: "ready", wasm: compiledWasm, memory: restoredMemory, build: BUILD_ID };
       post(page, ready, restoredMemory ? [restoredMemory] : []);
       if (mailbox) say = mailboxSender(mailbox);

@@ -14,6 +14,7 @@ import { watchRealm } from "./realm.js";
 import { watchFiles } from "./run-files.js";
 import { scopeTimers } from "./run-timers.js";
 import { signals } from "./signals.js";
+import { watchStdlib } from "./stdlib-later.js";
 
 // Taken before any learner code runs, which can reach every built-in (`import js`).
 const push = Function.prototype.call.bind(Array.prototype.push);
@@ -33,8 +34,9 @@ let outbox = null;
 export let pythonSignals = null;
 
 /** Hook into Pyodide, once it is up: `buffer` is the page's Stop, `gate` where it paces
- *  plot()'s steps, each given where the page is cross-origin isolated. */
-export function installHooks(pyodide, buffer, gate) {
+ *  plot()'s steps, each given where the page is cross-origin isolated; `stdlib` is the
+ *  standard library's zip's URL, read when Python first needs it. */
+export function installHooks(pyodide, buffer, gate, stdlib) {
   interrupt = buffer ?? null;
   pythonSignals = signals(interrupt, () => outbox?.due());
   pyodide.setInterruptBuffer(pythonSignals);
@@ -48,6 +50,7 @@ export function installHooks(pyodide, buffer, gate) {
   }
   scopeTimers(pyodide._module); // before any learner code, and before the built-ins are taken
   watchFiles(pyodide.FS);
+  watchStdlib(pyodide.FS, stdlib);
   watchRealm();
 }
 

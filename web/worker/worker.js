@@ -23,7 +23,8 @@
 //                                             in a task of its own: a closed worker runs none
 //                {type: "tidy"}               the page has painted the last result: the standard
 //                                             library is put back now (a run sent before it is
-//                                             put back first, all the same)
+//                                             put back first, all the same), and its zip is
+//                                             downloaded, if still to come (stdlib-later.js)
 //                {type: "steps", id, table}   the Backward steps of table `table` of run `id`,
 //                                             whose table had them for later (stepsLater)
 // Out, over the port until "ready", then through the mailbox where the page gave one:
