@@ -14,6 +14,7 @@ from playwright.sync_api import Page
 
 from tests.web.conftest import RUN_MS
 from tests.web.pages import CoursePages, PlaygroundAt, course_page, playground
+from tests.web.test_folding import FONT_PX
 
 PROSE = {"width": 800, "height": 900}
 WIDE = {"width": 1300, "height": 900}
@@ -152,11 +153,17 @@ def test_in_prose_thirty_rows_grow_the_playground_instead_of_scrolling(chapter):
     assert thirty["scrolling"] == []
 
 
-def test_in_prose_a_forty_node_picture_grows_the_playground_and_is_shown_whole(chapter):
+def test_in_prose_a_forty_node_picture_grows_the_playground_at_a_size_that_reads(chapter):
     six = run_and_measure(chapter, 6)
     forty = run_and_measure(chapter, 40, FORTY_NODES)
     assert height(forty["frame"]) > height(six["frame"])
-    assert inside(forty["picture"], forty["frame"]) and inside(forty["frame"], forty["element"])
+    # As tall as its frame, which is as tall as it; wider than the column, it pans across.
+    frame, picture = forty["frame"], forty["picture"]
+    assert inside({**picture, "left": frame["left"], "right": frame["right"]}, frame)
+    assert inside(forty["frame"], forty["element"])
+    sizes = chapter.element.evaluate(
+        f"el => [...el.shadowRoot.querySelectorAll('svg.graph text')].map({FONT_PX})")
+    assert min(sizes) >= 11
     assert forty["scrolling"] == ["scroller"]  # only the table: 40 rows is past its 30
 
 

@@ -95,3 +95,31 @@ def test_the_moons_charts_are_in_view_while_they_train(new_context, site, viewpo
         assert figure["shown"], figure
     moons.button("Stop").click()
     assert moons.wait_for("stopped") == "stopped"
+
+
+# Each chart's box and the plot it draws (a line chart's uPlot, the regions' canvases):
+# how far below the plot the box goes, and its height.
+BOXES_AND_PLOTS = """el => [...el.shadowRoot.querySelectorAll('.plots figure')].map(figure => {
+  const box = figure.getBoundingClientRect();
+  const plot = figure.querySelector('.plot, .canvases').getBoundingClientRect();
+  return { chart: figure.dataset.chart ?? figure.dataset.title, below: box.bottom - plot.bottom,
+           box: box.height, plot: plot.height };
+})"""
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_each_charts_box_ends_with_its_plot(new_context, site, viewport):
+    width, height = viewport
+    page = new_context(viewport={"width": width, "height": height}).new_page()
+    playground, detail = run_at(page, site, "moons")
+    assert detail["status"] == "done"
+    charts = playground.element.evaluate(BOXES_AND_PLOTS)
+    assert [c["chart"] for c in charts] == ["loss", "accuracy", "boundary"]
+    for chart in charts:
+        # Its padding and border (5 px) and nothing more: no empty room under the plot.
+        assert chart["below"] <= 6, chart
+    # A pointer on a plot has its values said, over the chart's title, not below its plot.
+    playground.element.locator(".plots figure.chart .plot").first.hover()
+    readout = playground.element.locator(".plots figure.chart .readout").first
+    assert readout.inner_text().startswith("x ")
+    assert playground.element.evaluate(BOXES_AND_PLOTS)[0]["below"] <= 6

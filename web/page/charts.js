@@ -126,7 +126,7 @@ export class LineChart {
       scales: { x: { time: false } },
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { show: false } },
-      axes: [axis, { ...axis, size: 48 }],
+      axes: [{ ...axis, size: 30 }, { ...axis, size: 48 }], // x's as tall as its labels: no room under them
       series: [{}, ...this.names.map((label, i) => ({
         label, stroke: () => c().series[i % PALETTE], width: 1.5, spanGaps: true, points: { show: false },
       }))],

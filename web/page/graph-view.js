@@ -14,8 +14,9 @@
 // twice as many boxes fit at a size that reads. A whole graph flows left to right or top
 // to bottom, whichever shows more of it at its own size (12 px text); one that is
 // taller than its frame has the frame grow to its height, up to the height the page
-// gives (roomHeight), the results scrolling; one that still does not fit is drawn at
-// its own size around the node that matters, and says so.
+// gives (roomHeight), the results scrolling; in a narrow playground (prose.css) the frame
+// is always as tall as the drawing, the page scrolling. One that still does not fit is
+// drawn at its own size around the node that matters, pans, and says so.
 //
 // Past FOLD_ABOVE nodes, a whole graph's groups (groups.js: nodes that share a label's
 // prefix, as an engine.nn neuron's do) are folded, each into one box that shows its
@@ -243,21 +244,18 @@ export class GraphView {
     this.boxes = boxes;
     this.order = [...boxes.keys()].sort((a, b) => a - b);
     this.frame.replaceChildren(svg);
-    const shownWhole = this.shownWhole();
-    this.grow(shownWhole ? 0 : height + 2 * MARGIN);
+    this.grow(this.tallAsDrawing() ? 0 : height + 2 * MARGIN);
     this.panzoom.attach(svg, width, height);
-    // Its own size, which a narrow playground's frame takes on (prose.css).
-    const { w, h } = this.panzoom.full;
-    this.frame.style.setProperty("--drawing-ratio", `${w} / ${h}`);
-    this.frame.style.setProperty("--drawing-height", `${h}px`);
+    // The height a narrow playground's frame takes on (prose.css).
+    this.frame.style.setProperty("--drawing-height", `${Math.ceil(this.panzoom.heightInWidth())}px`);
     const opened = this.opening !== null;
     const around = this.opening ?? this.focus(); // a group just opened, else the node that matters
     this.opening = null;
     const focus = boxes.get(around);
     // A neighbourhood's point is its centre; a whole graph that would be fitted with its
-    // text under its own size (12 px) is drawn at its own size around its node that
-    // matters, and says so, unless the frame grows to show it whole (prose.css).
-    const unreadable = this.whole && !shownWhole && !this.panzoom.fitsAtOwnSize();
+    // text under 11 px is drawn at its own size (12 px) around its node that matters,
+    // and says so.
+    const unreadable = this.whole && !this.panzoom.fitsReadable();
     if (unreadable) {
       this.note.textContent = [folds, `Drawn at its own size, around node ${around}, so that its text reads: ` +
         "drag to pan, or Fit to see the whole graph, smaller.", missingOperands(t)].filter(Boolean).join(" ");
@@ -275,26 +273,25 @@ export class GraphView {
     this.setState("drawn");
   }
 
-  /** Whether the frame takes the drawing's own shape, the page scrolling (prose.css). */
-  shownWhole() {
+  /** Whether the frame takes the drawing's own height, the page scrolling (prose.css). */
+  tallAsDrawing() {
     return getComputedStyle(this.frame).getPropertyValue("--picture-fit").trim() === "whole";
   }
 
-  /** The Graphviz rankdirs to try, the first preferred: as the CSS's --picture-flow says
-   *  (a narrow playground's picture flows down the page, prose.css); else, for a whole
-   *  graph, both, along the frame's longer side first; a neighbourhood's, that one. */
+  /** The Graphviz rankdirs to try, the preferred first: as the CSS's --picture-flow says
+   *  (a narrow playground's picture flows down the page, prose.css), else along the
+   *  frame's longer side; for a whole graph, the other too. */
   flows() {
-    const fixed = getComputedStyle(this.frame).getPropertyValue("--picture-flow").trim();
-    if (fixed) return [fixed];
-    const along = this.frame.clientWidth > 1.5 * this.frame.clientHeight ? ["LR", "TB"] : ["TB", "LR"];
-    return this.whole ? along : along.slice(0, 1);
+    const preferred = getComputedStyle(this.frame).getPropertyValue("--picture-flow").trim() ||
+      (this.frame.clientWidth > 1.5 * this.frame.clientHeight ? "LR" : "TB");
+    return this.whole ? [preferred, preferred === "LR" ? "TB" : "LR"] : [preferred];
   }
 
   /** The share of a layout that shows at its own size in the frame's width and the
    *  height the frame may grow to (1: all of it). */
   shown(laidOut) {
     const [, , w, h] = laidOut.bb.split(",").map(Number);
-    const tall = Math.max(this.frame.clientHeight, this.room());
+    const tall = this.tallAsDrawing() ? Infinity : Math.max(this.frame.clientHeight, this.room());
     return Math.min(1, this.frame.clientWidth / (w + 2 * MARGIN)) * Math.min(1, tall / (h + 2 * MARGIN));
   }
 
@@ -378,17 +375,18 @@ export class GraphView {
 }
 
 /** Value node i as a screen reader says it: "node 3, #3, data -6.0, grad 0.00134, Mul of 0
- *  and 1", "node 0, a, None, data 2.0, ...", compact "node 13, #13, Mul, data ...". The
- *  box's own text (name, its tag: a leaf's op or a compact box's op, data, grad, Δ) comes first and in its order, so that the words a learner sees are the words
- *  that name it (and voice control finds it by them). */
+ *  and 1", "node 0, a, data 2.0, grad ..., None", compact "node 13, #13, data ..., grad
+ *  ..., Mul". The box's own text (name, data, grad, its tag: a leaf's op or a compact box's
+ *  op, Δ) comes first and in its order (drawing's), so that the words a learner sees are
+ *  the words that name it (and voice control finds it by them). */
 function spoken(t, i, grad, marks, tag) {
   const [, name, operands] = /^([^(]*)\((.*)\)$/.exec(t.op[i]) ?? [];
   return [
     `node ${i}`,
     boxName(t, i),
-    tag, // as the box writes it beside the name: a leaf's None, or (compact) the op's name
     `data ${valueText(t, "data", i)}`,
     `grad ${valueText(t, "grad", i, grad)}`,
+    tag, // as the box writes it beside the name: a leaf's None, or (compact) the op's name
     marks.contains("changed") && "Δ changed since the last run",
     name !== undefined && `${name} of ${operands.split(", ").join(" and ")}`,
     marks.contains("current") && "Backward is visiting it",
@@ -413,8 +411,8 @@ function legend() {
   const root = element("p", { className: "legend" }, [
     grads,
     changed,
-    element("span", { className: "by-mouse", textContent: "Drag to pan, wheel to zoom." }),
-    element("span", { className: "by-touch", textContent: "Drag to pan, pinch to zoom." }),
+    element("span", { className: "by-mouse", textContent: "Drag to pan; Ctrl+wheel, a pinch or + and − zoom." }),
+    element("span", { className: "by-touch", textContent: "Drag to pan; a pinch or + and − zoom." }),
   ]);
   return Object.assign(root, { grads, changed });
 }
@@ -587,14 +585,16 @@ function drawing(t, layout, folded, look) {
       svgElement("rect", { x: x - w / 2 - 4, y: top - 4, width: w + 8, height: h + 8, rx: 7, class: "ring" }),
       svgElement("rect", { x: x - w / 2, y: top, width: w, height: h, rx: 4 }),
       // Spaces between the lines, which draw nothing but keep their words apart for
-      // whatever reads the box's text as one string (the name checks do).
+      // whatever reads the box's text as one string (the name checks do). The tag, at the
+      // right of the name's line, comes after the lines at the left, as in its spoken name:
+      // a frame's edge that cuts the box hides it or them, and what shows reads in order.
       svgText(left, top + 4 + LINE_PT - 3, fold ? foldName(fold) : boxName(t, i), "name-line"),
       " ",
-      ...(tag ? [svgText(x + w / 2 - 6, top + 4 + LINE_PT - 3, tag, "op-tag"), " "] : []),
       svgText(left, top + 4 + 2 * LINE_PT - 3, `data ${valueText(t, "data", i)}`, "data-line"),
       " ",
       grad,
       " ",
+      ...(tag ? [svgText(x + w / 2 - 6, top + 4 + LINE_PT - 3, tag, "op-tag"), " "] : []),
       svgText(x + w / 2 - 6 - (tag ? (tag.length + 1) * CHAR_PT : 0), top + 4 + LINE_PT - 3, "Δ", "changed-mark"),
       titled(fold ? `${foldName(fold)}, folded: click to open; data and grad of its last, ${nodeName(t, i)}`
         : `${nodeName(t, i)}: node ${i}${t.line[i] ? `, made on line ${t.line[i]}` : ""}`),

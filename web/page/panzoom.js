@@ -1,11 +1,17 @@
 // Pan and zoom an <svg> by moving its viewBox: drag or Shift with the arrow
 // keys to pan (the arrow keys alone are the picture's, to move between
-// nodes), the wheel, a pinch or + and - to zoom (about the pointer, or the
-// point between the fingers), 0 to fit it all.
+// nodes), Ctrl with the wheel (a touchpad's pinch comes as that), a pinch or + and -
+// to zoom (about the pointer, or the point between the fingers), 0 to fit it all.
+// The wheel alone scrolls the page, as it does over any other part of it, and a finger
+// moving up or down does too while the view holds the drawing's whole height.
 
 const ZOOM_STEP = 1.25;
+const WHEEL_NOTCH_PX = 100; // a mouse wheel's notch, as Chromium reports it: one ZOOM_STEP
 const PAN_FRACTION = 0.1;
 export const MARGIN = 8; // around the drawing when it is fitted, so no edge is cut
+// The smallest share of its own size a drawing is fitted at: its 12 px text at 11 px.
+// Smaller, it is shown at its own size, and pans.
+const READABLE = 11 / 12;
 
 export class PanZoom {
   /** @param {HTMLElement} frame the box around the svg, which gets the events (keys from
@@ -45,21 +51,27 @@ export class PanZoom {
     this.set({ ...v, x: v.x + dx * v.w, y: v.y + dy * v.h });
   }
 
-  /** Whether the whole drawing fits the frame at `scale` of its own size or more (1:
-   *  its text as big as set). */
-  fitsAtOwnSize(scale = 1) {
-    return this.full.w * scale <= this.frame.clientWidth && this.full.h * scale <= this.frame.clientHeight;
+  /** Whether the whole drawing fits the frame at READABLE of its own size or more. */
+  fitsReadable() {
+    return this.full.w * READABLE <= this.frame.clientWidth && this.full.h * READABLE <= this.frame.clientHeight;
   }
 
-  /** Show the drawing at its own size around the point (x, y), or all of it if it fits;
-   *  the view kept within the drawing where it can be, so no part of it is left empty. */
+  /** How tall the whole drawing is in the frame's width: fitted to it, at most at its own
+   *  size, if it reads so; else at its own size (and it pans). */
+  heightInWidth() {
+    const scale = Math.min(1, this.frame.clientWidth / this.full.w);
+    return this.full.h * (scale >= READABLE ? scale : 1);
+  }
+
+  /** Show the drawing at its own size around the point (x, y), or all of it if it fits
+   *  at a size that reads; the view kept within the drawing where it can be, so no part of it is left empty. */
   centre(x, y) {
     const w = this.frame.clientWidth;
     const h = this.frame.clientHeight;
     const f = this.full;
     const within = (at, size, start, length) => (size >= length ? start + (length - size) / 2
       : Math.min(Math.max(at - size / 2, start), start + length - size));
-    if (this.fitsAtOwnSize()) this.fit();
+    if (this.fitsReadable()) this.fit();
     else this.set({ x: within(x, w, f.x, f.w), y: within(y, h, f.y, f.h), w, h });
   }
 
@@ -73,13 +85,19 @@ export class PanZoom {
   set(view) {
     this.view = view;
     this.svg?.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
+    // Nothing to pan up or down: a finger moving so scrolls the page (graph.css: none).
+    this.frame.style.touchAction = this.full && view.h >= this.full.h ? "pan-y" : "";
   }
 
+  /** Ctrl with the wheel zooms about the pointer, a notch a step, a touchpad's pinch (a
+   *  wheel of small deltas with ctrlKey) smoothly; the wheel alone is the page's. */
   onWheel(event) {
-    if (!this.svg) return;
-    event.preventDefault();
+    if (!this.svg || !event.ctrlKey) return;
+    event.preventDefault(); // the browser's own zoom of the page
+    // In lines or pages (Firefox's mouse wheel), a notch an event.
+    const px = event.deltaMode === WheelEvent.DOM_DELTA_PIXEL ? event.deltaY : Math.sign(event.deltaY) * WHEEL_NOTCH_PX;
+    const factor = Math.min(ZOOM_STEP, Math.max(1 / ZOOM_STEP, ZOOM_STEP ** (-px / WHEEL_NOTCH_PX)));
     const box = this.svg.getBoundingClientRect();
-    const factor = event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP;
     this.zoom(factor, (event.clientX - box.left) / box.width, (event.clientY - box.top) / box.height);
   }
 
@@ -125,7 +143,10 @@ export class PanZoom {
     const y = v.y + ((start.y - box.top) / box.height) * v.h;
     const w = v.w * scale;
     const h = v.h * scale;
-    this.set({ x: x - ((now.x - box.left) / box.width) * w, y: y - ((now.y - box.top) / box.height) * h, w, h });
+    // With the drawing's whole height in view, a drag pans only across (and a finger moving
+    // up or down scrolls the page: set).
+    const across = scale === 1 && v.h >= this.full.h;
+    this.set({ x: x - ((now.x - box.left) / box.width) * w, y: across ? v.y : y - ((now.y - box.top) / box.height) * h, w, h });
   };
 
   onPointerUp = (event) => {
