@@ -115,6 +115,19 @@ def test_a_number_edited_to_one_of_its_length_keeps_the_layout(playground):
     assert box(playground, 2).locator(".data-line").text_content() == "data 123456.0"
 
 
+
+def test_a_rerun_that_keeps_the_layout_keeps_the_learners_zoom(playground):
+    code = without_backward(playground.code)
+    run_and_draw(playground, code)
+    playground.element.get_by_role("button", name="Zoom in").click()
+    svg = playground.element.locator("svg.graph")
+    zoomed = svg.get_attribute("viewBox")
+    run_and_draw(playground, code.replace("10.0", "10.5"))  # the same layout
+    assert box(playground, 2).locator(".data-line").text_content() == "data 10.5"
+    assert svg.get_attribute("viewBox") == zoomed
+    run_and_draw(playground, code.replace("10.0", "123456.0"))  # laid out anew: fitted
+    assert svg.get_attribute("viewBox") != zoomed
+
 def test_a_graph_of_the_learners_own_classes_is_pictured_too(playground):
     run_and_draw(playground, (PROGRAMS / "class_graph.py").read_text(encoding="utf-8"))
     assert boxes(playground).count() == 4

@@ -243,25 +243,38 @@ export class GraphView {
     this.note.textContent = [folds, this.note.textContent].filter(Boolean).join(" ");
     this.boxes = boxes;
     this.order = [...boxes.keys()].sort((a, b) => a - b);
-    this.frame.replaceChildren(svg);
-    this.grow(this.tallAsDrawing() ? 0 : height + 2 * MARGIN);
-    this.panzoom.attach(svg, width, height);
-    // The height a narrow playground's frame takes on (prose.css).
-    this.frame.style.setProperty("--drawing-height", `${Math.ceil(this.panzoom.heightInWidth())}px`);
     const opened = this.opening !== null;
     const around = this.opening ?? this.focus(); // a group just opened, else the node that matters
     this.opening = null;
     const focus = boxes.get(around);
+    // The layout on screen again, around the same node (a live step that changed numbers
+    // only): the new drawing takes the old one's place in the view the learner left it
+    // in, the frame as it is, with nothing of the page measured (each measure would lay
+    // the page out again, on every step).
+    const again = this.drawn?.laidOut === laidOut && this.drawn.around === around &&
+      this.frame.firstChild === this.drawn.svg;
+    if (again) {
+      this.panzoom.svg = svg;
+      this.panzoom.set(this.panzoom.view);
+      this.frame.replaceChildren(svg);
+    } else {
+      this.frame.replaceChildren(svg);
+      this.grow(this.tallAsDrawing() ? 0 : height + 2 * MARGIN);
+      this.panzoom.attach(svg, width, height);
+      // The height a narrow playground's frame takes on (prose.css).
+      this.frame.style.setProperty("--drawing-height", `${Math.ceil(this.panzoom.heightInWidth())}px`);
+    }
     // A neighbourhood's point is its centre; a whole graph that would be fitted with its
     // text under 11 px is drawn at its own size (12 px) around its node that matters,
     // and says so.
-    const unreadable = this.whole && !this.panzoom.fitsReadable();
+    const unreadable = again ? this.drawn.unreadable : this.whole && !this.panzoom.fitsReadable();
+    this.drawn = { laidOut, around, svg, unreadable };
     if (unreadable) {
       this.note.textContent = [folds, `Drawn at its own size, around node ${around}, so that its text reads: ` +
         "drag to pan, or Fit to see the whole graph, smaller.", missingOperands(t)].filter(Boolean).join(" ");
     }
     // After the note, which may take a line from the frame's height.
-    if (focus && (!this.whole || unreadable)) this.panzoom.centre(focus.x, focus.y);
+    if (focus && !again && (!this.whole || unreadable)) this.panzoom.centre(focus.x, focus.y);
     // The group the learner opened stays on the screen, in a frame grown past it too.
     if (focus && opened) focus.group.scrollIntoView({ block: "nearest" });
     this.activate(boxes.has(this.active) ? this.active : this.focus());
