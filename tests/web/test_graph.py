@@ -103,7 +103,7 @@ def counting_layouts(playground) -> None:
     }""")
 
 
-def test_a_number_edited_to_one_of_its_length_keeps_the_layout(playground):
+def test_a_number_edited_to_one_of_its_length_or_shorter_keeps_the_layout(playground):
     code = without_backward(playground.code)
     run_and_draw(playground, code)
     counting_layouts(playground)
@@ -113,6 +113,9 @@ def test_a_number_edited_to_one_of_its_length_keeps_the_layout(playground):
     run_and_draw(playground, code.replace("10.0", "123456.0"))  # a wider box: laid out
     assert layouts_answered(playground) == 1
     assert box(playground, 2).locator(".data-line").text_content() == "data 123456.0"
+    run_and_draw(playground, code.replace("10.0", "12345.0"))  # narrower: the boxes hold it
+    assert layouts_answered(playground) == 1
+    assert box(playground, 2).locator(".data-line").text_content() == "data 12345.0"
 
 
 

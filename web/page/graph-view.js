@@ -211,12 +211,18 @@ export class GraphView {
     const folded = (i) => this.folded(i);
     const look = nodes.size > OPS_APART_UP_TO ? COMPACT : ROOMY;
     let laidOut;
+    let graph; // what laidOut is the layout of
+    // The layout on screen, if it holds this graph: a live step that changed numbers only.
+    const drawn = this.drawn?.graph;
+    const same = drawn && graphObject(t, nodes, drawn.graphAttributes.rankdir, folded, look);
     try {
       const ms = this.whole ? deadlines.wholePictureMs : deadlines.neighbourhoodMs;
+      if (same && holds(drawn, same)) [laidOut, graph] = [this.drawn.laidOut, drawn];
       // The preferred flow, and if it does not show whole at its own size, the other too.
-      for (const flow of this.flows()) {
-        const next = await layout(graphObject(t, nodes, flow, folded, look), ms);
-        if (!laidOut || this.shown(next) > this.shown(laidOut) + 0.01) laidOut = next;
+      for (const flow of laidOut ? [] : this.flows()) {
+        const asked = graphObject(t, nodes, flow, folded, look);
+        const next = await layout(asked, ms);
+        if (!laidOut || this.shown(next) > this.shown(laidOut) + 0.01) [laidOut, graph] = [next, asked];
         if (this.shown(laidOut) === 1) break;
       }
     } catch (error) {
@@ -268,7 +274,7 @@ export class GraphView {
     // text under 11 px is drawn at its own size (12 px) around its node that matters,
     // and says so.
     const unreadable = again ? this.drawn.unreadable : this.whole && !this.panzoom.fitsReadable();
-    this.drawn = { laidOut, around, svg, unreadable };
+    this.drawn = { graph, laidOut, around, svg, unreadable };
     if (unreadable) {
       this.note.textContent = [folds, `Drawn at its own size, around node ${around}, so that its text reads: ` +
         "drag to pan, or Fit to see the whole graph, smaller.", missingOperands(t)].filter(Boolean).join(" ");
@@ -543,6 +549,18 @@ function graphObject(t, nodes, rankdir, folded, look) {
     nodes: gvNodes,
     edges: [...edges.values()],
   };
+}
+
+/** Whether the layout of graph object `drawn` holds graph object `next`: the same nodes,
+ *  edges and spacing, no box wider. (A number a character shorter keeps its box.) */
+function holds(drawn, next) {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  if (!same(drawn.edges, next.edges) || !same(drawn.graphAttributes, next.graphAttributes)) return false;
+  if (drawn.nodes.length !== next.nodes.length) return false;
+  return drawn.nodes.every(({ name, attributes: { width, ...rest } }, k) => {
+    const { width: nextWidth, ...nextRest } = next.nodes[k].attributes;
+    return next.nodes[k].name === name && same(rest, nextRest) && Number(nextWidth) <= Number(width);
+  });
 }
 
 function svgElement(tag, attributes = {}) {
