@@ -260,8 +260,7 @@ export class GraphView {
     const again = this.drawn?.laidOut === laidOut && this.drawn.around === around &&
       this.frame.firstChild === this.drawn.svg;
     if (again) {
-      this.panzoom.svg = svg;
-      this.panzoom.set(this.panzoom.view);
+      this.panzoom.swap(svg);
       this.frame.replaceChildren(svg);
     } else {
       this.frame.replaceChildren(svg);

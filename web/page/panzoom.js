@@ -33,6 +33,12 @@ export class PanZoom {
     this.fit();
   }
 
+  /** Take over `svg`, a drawing of the same layout as the one before, in the view there is. */
+  swap(svg) {
+    this.svg = svg;
+    this.set(this.view);
+  }
+
   fit() {
     this.set({ ...this.full });
   }
