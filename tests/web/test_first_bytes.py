@@ -1,12 +1,14 @@
 """What a first visit downloads before its first result, from a plain static host (no
-compression by the server): Pyodide's wasm and the largest JSON files come stored gzipped
-and are decoded in the browser, and the standard library's zip comes after the first
+compression by the server): Pyodide's wasm, its script and the largest JSON files come
+stored gzipped and are decoded in the browser, and the standard library's zip comes after the first
 result (its test: test_stdlib_later.py); a gzipped file that is cut short or damaged fails the
 start with an error that names it."""
 
 from __future__ import annotations
 
 import gzip
+
+import pytest
 
 import build
 from bench.link import Link, serving_over
@@ -16,7 +18,7 @@ from .conftest import Playground
 # What a first visit to the full page may download before its first result, counted as
 # the server sends it: every response body the page, its workers and its service worker
 # asked for before that result.
-FIRST_VISIT_BUDGET = 10_000_000
+FIRST_VISIT_BUDGET = 9_000_000
 
 # Before the page's scripts: queue a run as soon as the playground exists, and note when
 # its result came (ms since the epoch, as the server's clock).
@@ -41,6 +43,8 @@ def test_a_first_visit_downloads_its_budget_before_its_first_result(new_context)
         sizes = link.bytes_asked(0, playground.page.evaluate("window.firstResultAt") / 1000)
     assert "/pyodide/pyodide.asm.wasm.gz" in sizes
     assert "/pyodide/pyodide.asm.wasm" not in sizes
+    assert "/pyodide/pyodide.asm.mjs.gz" in sizes
+    assert "/pyodide/pyodide.asm.mjs" not in sizes
     assert "/pyodide/python_stdlib.zip" not in sizes
     total = sum(sizes.values())
     assert total <= FIRST_VISIT_BUDGET, sorted(sizes.items(), key=lambda item: -item[1])
@@ -60,16 +64,17 @@ def test_a_gzipped_wasm_cut_short_fails_the_start_naming_it(new_context, site):
                              "pyodide/pyodide.asm.wasm.gz is damaged or cut short"), status
 
 
-def test_a_damaged_gzipped_json_fails_the_start_naming_it(new_context, site):
-    lock = gzip.decompress((build.DIST / "pyodide" / "pyodide-lock.json.gz").read_bytes())
-    damaged = bytearray(gzip.compress(lock))
+@pytest.mark.parametrize("path", ["pyodide/pyodide-lock.json", "pyodide/pyodide.asm.mjs"])
+def test_a_damaged_gzipped_file_fails_the_start_naming_it(new_context, site, path):
+    plain = gzip.decompress((build.DIST / f"{path}.gz").read_bytes())
+    damaged = bytearray(gzip.compress(plain))
     damaged[len(damaged) // 2] ^= 0xFF
     context = new_context()
-    context.route("**/pyodide-lock.json.gz",
+    context.route(f"**/{path}.gz",
                   lambda route: route.fulfill(body=bytes(damaged),
                                               content_type="application/gzip"))
     playground = Playground(context.new_page())
     playground.page.goto(site)
     playground.wait_for("error")
     status = playground.element.locator(".status").inner_text()
-    assert "pyodide/pyodide-lock.json.gz is damaged or cut short" in status, status
+    assert f"{path}.gz is damaged or cut short" in status, status

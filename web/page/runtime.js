@@ -46,7 +46,7 @@ import { newMailbox, readMailbox } from "../shared/mailbox.js";
 import { moduleWorker } from "../shared/module-worker.js";
 import { newGate, openGate, UNLIMITED } from "../shared/pace-gate.js";
 import { checkMessage, countOutput, Malformed, parseBatch, parsePlots, parseResult, parseSteps } from "./protocol.js";
-import { keepScriptsForNextLoad } from "./script-cache.js";
+import { keepScriptsForNextLoad, pythonWorkerUrl } from "./script-cache.js";
 
 const INTERRUPT_EVERY_MS = 50;
 const STALL_CHECK_MS = 1000;
@@ -123,7 +123,7 @@ export class Runtime extends EventTarget {
     this.gate = this.buffer && newGate();
     // A worker that is handed on what the one before had learns so from its name,
     // at once: the boot message can come only after it has streamed in its wasm.
-    this.worker = moduleWorker(this.workerUrl, this.wasm ? "python (restarted)" : "python");
+    this.worker = moduleWorker(pythonWorkerUrl(this.workerUrl), this.wasm ? "python (restarted)" : "python");
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.port.onmessage = (event) => this.receive(event.data);

@@ -3,6 +3,19 @@
 // script once more) never slows a first visit's first result.
 
 let registered = false;
+// What the Python worker's URL ends with where the service worker answers for
+// Pyodide's script: the worker then imports it by its URL, to use the code compiled
+// beside it; elsewhere it downloads the script gzipped (web/worker/stored.js).
+export const SCRIPTS_KEPT = "#scripts-kept";
+
+/** The Python worker's script (`workerUrl`), told whether the site's service worker
+ *  controls this page, and so answers for the scripts it keeps. */
+export function pythonWorkerUrl(workerUrl) {
+  const url = new URL(workerUrl);
+  const script = new URL("service-worker.js", workerUrl).href;
+  if (navigator.serviceWorker?.controller?.scriptURL === script) url.hash = SCRIPTS_KEPT;
+  return url;
+}
 
 /**
  * Register the service worker beside the Python worker's script (`workerUrl`). Only

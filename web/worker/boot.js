@@ -16,9 +16,10 @@ import { writePythonFiles } from "./python-files.js";
 import { forgetSnapshot, isKept, keepSnapshot, keptAs, keptSnapshot } from "./snapshot-cache.js";
 import { MAX_SNAPSHOT_BYTES, unpack } from "./snapshot-pages.js";
 import { staticData, xorStaticData } from "./static-data.js";
-import { compileStored, fetchStored } from "./stored.js";
+import { compileStored, fetchStored, importStored } from "./stored.js";
 import { Stalled, stallWatch } from "./stall.js";
 import { emptyStdlib } from "./stdlib-later.js";
+import { SCRIPTS_KEPT } from "../page/script-cache.js";
 
 // Taken before any learner code runs, which can reach every built-in (`import js`).
 const post = Function.prototype.call.bind(MessagePort.prototype.postMessage);
@@ -56,9 +57,16 @@ if (RESTARTED) downloads.stop();
 const stalled = stallWatch(downloads, booted.then((boot) => boot.snapshotStallMs));
 const STALLED = "starting Python without its snapshot, whose download stalled";
 const pyodideModule = imported("pyodide/pyodide.mjs", import("./pyodide/pyodide.mjs"));
-// Asked for by its content's SHA-256 (PYODIDE_SCRIPT, which build.py puts in), so
-// that service-worker.js may answer for it from what it keeps, never another build's.
-const emscriptenScript = imported("pyodide/pyodide.asm.mjs", import(PYODIDE_SCRIPT));
+// Pyodide's script: where the site's service worker keeps it (the page says so in this
+// worker's URL), asked for by its content's SHA-256 (PYODIDE_SCRIPT, which build.py
+// puts in), so that service-worker.js answers for it with the code compiled beside
+// it, never another build's; elsewhere (a first visit) downloaded gzipped, 0.25 MB
+// where it is 1.25 MB, and imported decoded.
+const EMSCRIPTEN_SCRIPT = "pyodide/pyodide.asm.mjs";
+const emscriptenScript = imported(
+  EMSCRIPTEN_SCRIPT,
+  location.hash === SCRIPTS_KEPT ? import(PYODIDE_SCRIPT) : importStored(SITE, EMSCRIPTEN_SCRIPT, downloads),
+);
 // A page, its worker and site.json are of one build (build.py's BUILD_ID): a page
 // open while a new build was deployed may start this worker of the new one.
 class NewVersion extends Error {}

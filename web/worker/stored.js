@@ -8,7 +8,7 @@
 // already: a body that does not start as gzip does is used as it comes.
 
 const GZIPPED = new Set(STORED_GZIPPED);
-const TYPES = { wasm: "application/wasm", json: "application/json" };
+const TYPES = { wasm: "application/wasm", json: "application/json", mjs: "text/javascript" };
 const GZIP_MAGIC = [0x1f, 0x8b];
 
 /** A file stored gzipped whose bytes do not decode: cut short, or damaged. */
@@ -40,6 +40,18 @@ export async function compileStored(site, path, downloads) {
   return WebAssembly.compileStreaming(response).catch((error) => {
     throw failures.get(response) ?? error; // the browser's says only that the stream failed
   });
+}
+
+/** The JavaScript module `path` (as fetchStored gives it), imported from its bytes. */
+export async function importStored(site, path, downloads) {
+  const response = await fetchStored(site, path, downloads);
+  if (!response.ok) throw new Error(`${path}.gz is missing (HTTP ${response.status})`);
+  const url = URL.createObjectURL(await response.blob());
+  try {
+    return await import(url);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
 }
 
 // Why a streamed response's body failed to decode, by the response.
