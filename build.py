@@ -572,25 +572,25 @@ def snapshot_files(engine: Path) -> dict[str, dict[str, str]]:
 
 
 def make_snapshot(engine: Path) -> None:
-    """Make snapshot/memory.gz with Node from dist/'s own Pyodide: Python with the engine
+    """Make snapshot/memory.zst with Node from dist/'s own Pyodide: Python with the engine
     and the runner imported, which the worker restores instead of booting Python. Then
     add it to site.json, with its hash, which the worker checks (a stale or damaged
     snapshot is not restored)."""
     folder = DIST / "snapshot"
     folder.mkdir()
     (folder / "files.json").write_text(json.dumps(snapshot_files(engine)), encoding="utf-8")
-    run(need("node", "nodejs"), TOOLS / "make-snapshot.mjs", DIST)
-    gzipped = (folder / "memory.gz").read_bytes()
+    facts = BUILD / "snapshot.json"
+    run(need("node", "nodejs"), TOOLS / "make-snapshot.mjs", DIST, facts)
+    made = json.loads(facts.read_text(encoding="utf-8"))
     manifest = json.loads((DIST / "site.json").read_text(encoding="utf-8"))
-    stored = gzip.decompress(gzipped)
-    manifest["snapshot"] = {"memory": "snapshot/memory.gz",
-                            "sha256": hashlib.sha256(gzipped).hexdigest(),
+    manifest["snapshot"] = {"memory": "snapshot/memory.zst",
+                            "sha256": hashlib.sha256((folder / "memory.zst").read_bytes())
+                            .hexdigest(),
                             # Of its bytes as a returning visitor's browser keeps them,
-                            # inflated: checked on every use (snapshot-cache.js).
-                            "storedSha256": hashlib.sha256(stored).hexdigest(),
-                            # Unpacked (its second word, after its mark), for the
-                            # worker's buffer.
-                            "size": int.from_bytes(stored[4:8], "little"),
+                            # decoded: checked on every use (snapshot-cache.js).
+                            "storedSha256": made["storedSha256"],
+                            # Unpacked, for the worker's buffer.
+                            "size": made["size"],
                             "files": "snapshot/files.json"}
     write_site_json(manifest)
 

@@ -57,7 +57,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 MLP = ROOT / "tests" / "web" / "programs" / "mlp_100k.py"
 EXAMPLE = ROOT / "web" / "shared" / "example.py"
 PAGE_SIZES = (1, 10)
-SNAPSHOT = "**/snapshot/memory.gz"
+SNAPSHOT = "**/snapshot/memory.zst"
 # A returning visitor's earlier visits last this long after their first result (a
 # learner's last longer): what the browser keeps for the next visit (the wasm's
 # compiled code, the snapshot the worker keeps) is written while the page is open.

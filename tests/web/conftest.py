@@ -22,7 +22,7 @@ FINAL_STATES = ("done", "error", "stopped")
 # A deadline a test means never to reach.
 NEVER_MS = 3_600_000
 # The memory snapshot Python starts from; without it, the worker boots Python fresh.
-SNAPSHOT = "**/snapshot/memory.gz"
+SNAPSHOT = "**/snapshot/memory.zst"
 # What the worker says in the console when it boots fresh, before why.
 NO_SNAPSHOT = "Python boots without its snapshot: "
 # For a test module: run each of its tests on both of the ways Python starts.

@@ -20,6 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import pairwise
 
 import pytest
+import zstandard
 
 import build
 
@@ -33,11 +34,11 @@ PAGE = 4096  # the snapshot's pages, as web/worker/snapshot-pages.js keeps them
 
 def stored_snapshot() -> bytes:
     """Our snapshot as stored, inflated (see web/worker/snapshot-pages.js)."""
-    return gzip.decompress((build.DIST / "snapshot" / "memory.gz").read_bytes())
+    return zstandard.decompress((build.DIST / "snapshot" / "memory.zst").read_bytes())
 
 
 def altered_snapshot(at: slice) -> bytes:
-    """Our snapshot, gzipped, with the bytes `at` of its header changed. Pyodide's header:
+    """Our snapshot, compressed, with the bytes `at` of its header changed. Pyodide's header:
     a magic number (bytes 0 to 4), ..., the build id of its Pyodide (16 to 48). It is
     stored after the list of ranges kept, the first of which starts at the header."""
     stored = bytearray(stored_snapshot())
@@ -45,7 +46,12 @@ def altered_snapshot(at: slice) -> bytes:
     header = 12 + 8 * ranges
     at = slice(header + at.start, header + at.stop)
     stored[at] = bytes(255 - byte for byte in stored[at])
-    return gzip.compress(bytes(stored), compresslevel=1)
+    return zstd(bytes(stored))
+
+
+def zstd(data: bytes) -> bytes:
+    """`data` as the snapshot is stored: compressed with Zstandard."""
+    return zstandard.compress(data)
 
 
 def serve_snapshot(context, body: bytes) -> None:
@@ -98,10 +104,10 @@ def test_the_snapshot_is_made_the_same_bytes_from_the_same_files(tmp_path):
     for name in ("site.json", "snapshot/files.json"):
         shutil.copy(build.DIST / name, again / name)
     (again / "pyodide").symlink_to(build.DIST / "pyodide")
-    subprocess.run([build.need("node", "nodejs"), build.TOOLS / "make-snapshot.mjs", again],
-                   check=True, capture_output=True)
-    built = (build.DIST / "snapshot" / "memory.gz").read_bytes()
-    assert (again / "snapshot" / "memory.gz").read_bytes() == built
+    subprocess.run([build.need("node", "nodejs"), build.TOOLS / "make-snapshot.mjs", again,
+                    tmp_path / "facts.json"], check=True, capture_output=True)
+    built = (build.DIST / "snapshot" / "memory.zst").read_bytes()
+    assert (again / "snapshot" / "memory.zst").read_bytes() == built
 
 
 def test_python_starts_from_the_snapshot_and_not_from_the_wheel(new_context, site):
@@ -110,7 +116,7 @@ def test_python_starts_from_the_snapshot_and_not_from_the_wheel(new_context, sit
     playground = Playground(context.new_page()).open(site)
     assert playground.run() == "done"
     assert playground.rows() == CHAPTER_ROWS
-    assert [url for url in urls if url.endswith("/snapshot/memory.gz")] != []
+    assert [url for url in urls if url.endswith("/snapshot/memory.zst")] != []
     assert [url for url in urls if url.endswith(".whl")] == []
     assert [text for text in warnings if NO_SNAPSHOT in text] == []
 
@@ -119,16 +125,18 @@ def test_python_starts_from_the_snapshot_and_not_from_the_wheel(new_context, sit
     ("serve", "why"),
     [
         (lambda context: context.route(SNAPSHOT, lambda route: route.fulfill(status=404)),
-         "snapshot/memory.gz is missing (HTTP 404)"),
+         "snapshot/memory.zst is missing (HTTP 404)"),
         (lambda context: context.route(SNAPSHOT, lambda route: route.fulfill(body=b"\x1f\x8b??")),
-         "snapshot/memory.gz is corrupt, or from another build (its SHA-256 differs)"),
-        (lambda context: serve_snapshot(context, gzip.compress(stored_snapshot()[:1_000_000])),
-         "snapshot/memory.gz could not be inflated: it is smaller than site.json says"),
-        (lambda context: serve_snapshot(context, gzip.compress(b"not all of Python's memory")),
-         "snapshot/memory.gz could not be inflated: it is not a snapshot (its first bytes "
+         "snapshot/memory.zst is corrupt, or from another build (its SHA-256 differs)"),
+        (lambda context: serve_snapshot(context, zstd(stored_snapshot()[:1_000_000])),
+         "snapshot/memory.zst could not be inflated: it is smaller than site.json says"),
+        (lambda context: serve_snapshot(context, zstd(b"not all of Python's memory")),
+         "snapshot/memory.zst could not be inflated: it is not a snapshot (its first bytes "
          "are not a snapshot's)"),
-        (lambda context: serve_snapshot(context, gzip.compress(b"AGPS" + bytes(12))),
-         "snapshot/memory.gz could not be inflated: it is 0 bytes, where site.json says {size}"),
+        (lambda context: serve_snapshot(context, gzip.compress(stored_snapshot())),
+         "snapshot/memory.zst could not be inflated: it is not Zstandard's"),
+        (lambda context: serve_snapshot(context, zstd(b"AGPS" + bytes(12))),
+         "snapshot/memory.zst could not be inflated: it is 0 bytes, where site.json says {size}"),
         (lambda context: claim_size(context, 8 * 1024 ** 3),
          "site.json gives it a size of 8589934592 bytes, which no Python memory has"),
         (lambda context: serve_snapshot(context, altered_snapshot(slice(16, 20))),
@@ -136,7 +144,7 @@ def test_python_starts_from_the_snapshot_and_not_from_the_wheel(new_context, sit
         (lambda context: serve_snapshot(context, altered_snapshot(slice(0, 4))),
          "restoring it failed: Snapshot has invalid magic number"),
     ],
-    ids=["missing", "corrupt", "short", "not-ours", "another-size", "eight-gigabytes",
+    ids=["missing", "corrupt", "short", "not-ours", "gzip", "another-size", "eight-gigabytes",
          "another-build", "not-a-snapshot"],
 )
 def test_without_a_usable_snapshot_python_boots_fresh_and_says_why(new_context, site, serve,
@@ -163,13 +171,13 @@ BELOW_THE_FOLD = '<div style="height: 300vh"></div>\n'
 def cut_off() -> Iterator[str]:
     """A server that answers with the snapshot's headers and first megabyte, then sends
     nothing more (until the test ends): a connection gone quiet mid-download."""
-    body = (build.DIST / "snapshot" / "memory.gz").read_bytes()
+    body = (build.DIST / "snapshot" / "memory.zst").read_bytes()
     over = threading.Event()
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             self.send_response(200)
-            self.send_header("Content-Type", "application/gzip")
+            self.send_header("Content-Type", "application/zstd")
             self.send_header("Content-Length", str(len(body)))
             # Another origin than the site's: the worker's fetch, routed here, must be let in.
             self.send_header("Access-Control-Allow-Origin", "*")
@@ -184,7 +192,7 @@ def cut_off() -> Iterator[str]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/snapshot/memory.gz"
+    yield f"http://127.0.0.1:{server.server_address[1]}/snapshot/memory.zst"
     over.set()
     server.shutdown()
     server.server_close()
@@ -212,7 +220,7 @@ def test_a_snapshot_download_that_stalls_gives_way_to_a_fresh_boot_saying_so(new
     said = "starting Python without its snapshot, whose download stalled… Your run is queued"
     assert any(status.startswith(said) for status in stalled.statuses_shown)
     assert [text for text in warnings if text.startswith(
-        NO_SNAPSHOT + "snapshot/memory.gz stalled: no byte of Python's files came for ")] != []
+        NO_SNAPSHOT + "snapshot/memory.zst stalled: no byte of Python's files came for ")] != []
     assert [url for url in urls if url.endswith(".whl")] != []  # the engine, from its wheel
 
 
@@ -251,12 +259,12 @@ def test_a_returning_visitor_restores_the_kept_snapshot_without_downloading_it(n
     first = Playground(context.new_page()).open(site)
     sha256 = site_sha256(first.page)
     assert [url.split("/")[-1] for url in kept_snapshots(first.page, with_sha256(sha256))] == [
-        f"memory.gz?sha256={sha256}"]
+        f"memory.zst?sha256={sha256}"]
     urls, warnings = requests_and_warnings(context)
     playground = Playground(context.new_page()).open(site)
     assert playground.run() == "done"
     assert playground.rows() == CHAPTER_ROWS
-    assert [url for url in urls if "/snapshot/memory.gz" in url] == []
+    assert [url for url in urls if "/snapshot/memory.zst" in url] == []
     assert [text for text in warnings if NO_SNAPSHOT in text] == []
 
 
@@ -269,7 +277,7 @@ def test_a_snapshot_kept_from_another_build_is_not_restored(new_context, site):
     serve_snapshot(context, altered_snapshot(slice(16, 20)))
     playground = Playground(context.new_page()).open(site)
     assert playground.run() == "done"
-    assert [url for url in urls if url.endswith("/snapshot/memory.gz")] != []
+    assert [url for url in urls if url.endswith("/snapshot/memory.zst")] != []
     assert NO_SNAPSHOT + "restoring it failed: Snapshot build id mismatch" in warnings
 
 
@@ -278,7 +286,7 @@ def test_a_damaged_kept_snapshot_is_forgotten_and_downloaded_at_once(new_context
     page = context.new_page()
     page.goto(site + "site.json")
     sha256 = site_sha256(page)
-    key = site + f"snapshot/memory.gz?sha256={sha256}"
+    key = site + f"snapshot/memory.zst?sha256={sha256}"
     page.evaluate("""async ([name, key]) => {
       await (await caches.open(name)).put(key, new Response("not a snapshot"));
     }""", [KEPT, key])
@@ -291,7 +299,7 @@ def test_a_damaged_kept_snapshot_is_forgotten_and_downloaded_at_once(new_context
     assert [text for text in warnings if text.startswith(
         "The snapshot this browser kept is not the build's (its SHA-256 differs)")] != []
     assert [text for text in warnings if text.startswith(NO_SNAPSHOT)] == []
-    assert [url for url in urls if url.endswith("/snapshot/memory.gz")] != []
+    assert [url for url in urls if url.endswith("/snapshot/memory.zst")] != []
     assert kept_snapshots(playground.page, with_sha256(sha256)) == [key]
 
 
@@ -330,7 +338,7 @@ def test_stops_restart_restores_python_from_the_snapshot(new_context, plain_site
     assert playground.rows() == CHAPTER_ROWS
     assert playground.python_starts == 2
     # The new worker restores the memory the page kept from the first one.
-    assert len([url for url in urls if url.endswith("/snapshot/memory.gz")]) == 1
+    assert len([url for url in urls if url.endswith("/snapshot/memory.zst")]) == 1
     assert [url for url in urls if url.endswith(".whl")] == []
     assert [text for text in warnings if NO_SNAPSHOT in text] == []
 
@@ -369,7 +377,7 @@ def on_a_slow_link(context, page) -> None:
 
 
 def is_snapshot(request) -> bool:
-    return request.url.endswith("/snapshot/memory.gz")
+    return request.url.endswith("/snapshot/memory.zst")
 
 
 def test_on_a_slow_link_python_boots_fresh_and_the_snapshot_downloads_for_next_time(
@@ -421,5 +429,5 @@ def test_where_stop_interrupts_python_the_page_keeps_no_copy_of_its_memory(new_c
     assert playground.python_starts == 2
     # Restarts are rare here: the new worker restores the snapshot kept in the Cache
     # Storage, as a returning visitor's does (it is not downloaded again).
-    assert len([url for url in urls if url.endswith("/snapshot/memory.gz")]) == 1
+    assert len([url for url in urls if url.endswith("/snapshot/memory.zst")]) == 1
     assert [url for url in urls if url.endswith(".whl")] == []

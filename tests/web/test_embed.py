@@ -68,7 +68,7 @@ def test_ten_playgrounds_share_one_python_and_each_keeps_its_own_globals_and_tab
         box.button("Run").click()
     wait_for_all(page, "done")
     assert sum(url.endswith("/pyodide.asm.wasm.gz") for url in urls) == 1
-    assert sum(url.endswith("/snapshot/memory.gz") for url in urls) == 1
+    assert sum(url.endswith("/snapshot/memory.zst") for url in urls) == 1
     assert [w.evaluate("self.name") for w in page.workers].count("python") == 1
     for i, (box, name) in enumerate(zip(boxes, names, strict=True)):
         assert box.output.strip() == "[]"  # no other playground's globals

@@ -23,7 +23,7 @@ MEGABYTES = re.compile(r"^\d+\.\d of \d+\.\d MB$")
 # What a restore from the snapshot downloads (build.py's site.json names their sizes): the
 # standard library's zip comes after the first result (web/worker/stdlib-later.js).
 RESTORE_FILES = ["pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
-                 "pyodide/pyodide-lock.json", "snapshot/memory.gz", "snapshot/files.json"]
+                 "pyodide/pyodide-lock.json", "snapshot/memory.zst", "snapshot/files.json"]
 
 # Before the page's scripts: once the element is defined, note each playground's status and
 # bar (hidden: null) on every change, as a list per playground, and the most bars shown at once.

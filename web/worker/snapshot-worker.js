@@ -1,5 +1,5 @@
-// Downloads the memory snapshot, checks it against its hash and inflates it, on a
-// thread of its own: inflating is the largest piece of a restore, and the Python
+// Downloads the memory snapshot, checks it against its hash and decodes it, on a
+// thread of its own: decoding is the largest piece of a restore, and the Python
 // worker's thread is busy meanwhile starting Pyodide. Started by the Python
 // worker (boot.js), for one snapshot.
 //
@@ -12,30 +12,37 @@
 //                                         (an ArrayBuffer, transferred)
 //       {type: "unusable", why}           the download fails its check, or does not inflate
 
+import { ZSTDDecoder } from "zstddec";
 import { sha256Hex } from "../shared/sha256.js";
+
+// Zstandard's decoder (WebAssembly), made ready while the snapshot downloads.
+const decoder = new ZSTDDecoder();
+const decoderReady = decoder.init();
+// The first bytes of a Zstandard frame.
+const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
 
 addEventListener("message", async ({ data: { url, sha256 } }) => {
   const response = await fetch(url).catch(() => ({ ok: false, status: "none: no response" }));
   postMessage({ type: "response", ok: response.ok, status: response.status });
   if (!response.ok) return;
-  const counted = response.body.pipeThrough(new TransformStream({
-    transform(chunk, stream) {
-      postMessage({ type: "received", bytes: chunk.byteLength });
-      stream.enqueue(chunk);
-    },
-    flush: () => postMessage({ type: "downloaded" }),
-  }));
-  const [gzipped, inflating] = counted.tee();
-  const inflated = new Response(inflating.pipeThrough(new DecompressionStream("gzip")))
-    .arrayBuffer()
-    .catch((error) => error);
-  const digest = await sha256Hex(await new Response(gzipped).arrayBuffer());
-  const stored = await inflated;
-  if (digest !== sha256) {
+  const chunks = [];
+  const reader = response.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    postMessage({ type: "received", bytes: read.value.byteLength });
+    chunks.push(read.value);
+  }
+  postMessage({ type: "downloaded" });
+  const compressed = new Uint8Array(await new Blob(chunks).arrayBuffer());
+  if ((await sha256Hex(compressed.buffer)) !== sha256) {
     postMessage({ type: "unusable", why: "is corrupt, or from another build (its SHA-256 differs)" });
-  } else if (stored instanceof Error) {
-    postMessage({ type: "unusable", why: `could not be inflated: ${stored.message}` });
-  } else {
+    return;
+  }
+  try {
+    if (!ZSTD_MAGIC.every((byte, i) => compressed[i] === byte)) throw new Error("it is not Zstandard's");
+    await decoderReady;
+    const stored = decoder.decode(compressed).buffer;
     postMessage({ type: "inflated", stored }, [stored]);
+  } catch (error) {
+    postMessage({ type: "unusable", why: `could not be inflated: ${error.message}` });
   }
 });
