@@ -10,7 +10,7 @@ let registered = false;
  * service workers switched off) every load compiles Pyodide's script as before.
  */
 export function keepScriptsForNextLoad(workerUrl) {
-  const script = new URL("service-worker.js", workerUrl);
+  const script = siteServiceWorker(workerUrl);
   if (registered || script.origin !== location.origin || !navigator.serviceWorker) return;
   registered = true;
   const whenIdle = globalThis.requestIdleCallback ?? setTimeout;
@@ -19,4 +19,16 @@ export function keepScriptsForNextLoad(workerUrl) {
       .register(script)
       .catch((error) => console.info(`Pyodide's script is not kept for the next load: ${error.message}`)),
   );
+}
+
+/** Whether the site's service worker (beside `workerUrl`) controls this page: then it
+ *  answers for the scripts it keeps. (A page of another origin, a sandboxed frame's
+ *  included, may not even ask.) */
+export function controlledBySite(workerUrl) {
+  const script = siteServiceWorker(workerUrl);
+  return script.origin === location.origin && navigator.serviceWorker?.controller?.scriptURL === script.href;
+}
+
+function siteServiceWorker(workerUrl) {
+  return new URL("service-worker.js", workerUrl);
 }
