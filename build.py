@@ -122,8 +122,11 @@ PYODIDE_FILES = [
     "python_stdlib.zip",
     "pyodide-lock.json",
 ]
-# The chunk of the charts that plot() and boundary() draw (web/page/charts.js, with uPlot).
-CHARTS_CHUNK = "charts"
+# The editor's script (web/page/editor.js, CodeMirror), bundled whole, as
+# chunks/editor-HASH.js and its gzipped copy chunks/editor-HASH.js.gz: the page imports
+# the gzipped one, decoded (web/page/editor-script.js), unless the service worker keeps
+# the plain one; both stay in the authors' wheel.
+EDITOR_CHUNK = "chunks/editor"
 # Files copied to the top of dist/ as they are: the site's pages and classic scripts, and
 # the snapshot worker, which the Python worker starts by its URL.
 STATIC_FILES = [*(SITE / name for name in ["index.html", "course.html", "train.html",
@@ -416,9 +419,11 @@ def esbuild() -> Path:
 
 
 def bundle() -> None:
-    """Bundle the page's JavaScript and CSS into ES modules: embed.js, the element,
-    CodeMirror as a chunk of its own that the element imports without waiting for it, and
-    the charts as one it imports once a run plots;
+    """Bundle the page's JavaScript and CSS into ES modules: first the editor (CodeMirror)
+    whole, with no import of the page's other scripts, named by its content and stored
+    gzipped too (EDITOR_CHUNK: the element imports it without waiting for it, from a
+    blob: URL where it comes gzipped); then embed.js, the element, with the charts as a
+    chunk it imports once a run plots;
     then, each on its own, the worker that lays out the graph's picture with Graphviz,
     the snapshot's worker, and the Python worker with the modules it shares with the
     snapshot maker (one request, not six, before its first line runs: on a first visit
@@ -438,8 +443,12 @@ def bundle() -> None:
         run(esbuild(), entry, *common, f"--metafile={BUNDLES / (entry.stem + '.json')}",
             *options)
 
+    bundled(PAGE / "editor.js", f"--entry-names={EDITOR_CHUNK}-[hash]")
+    [editor_script] = [p.relative_to(DIST).as_posix() for p in DIST.glob(f"{EDITOR_CHUNK}-*.js")]
+    write_gzipped(DIST / editor_script)
     bundled(PAGE / "embed.js", "--splitting", "--loader:.css=text", "--loader:.py=text",
-            "--chunk-names=chunks/[name]-[hash]")
+            "--chunk-names=chunks/[name]-[hash]",
+            f"--define:EDITOR_SCRIPT={json.dumps('./' + editor_script)}")
     bundled(PAGE / "layout-worker.js")
     bundled(WORKER / "snapshot-worker.js")
     pyodide_script = content_addressed(f"pyodide/{PYODIDE_SCRIPT}",
@@ -447,13 +456,9 @@ def bundle() -> None:
     bundled(WORKER / "worker.js", "--external:./pyodide/*", "--loader:.py=text",
             f"--define:PYODIDE_SCRIPT={json.dumps('./' + pyodide_script)}",
             f"--define:STORED_GZIPPED={json.dumps(GZIPPED)}")
-    # Not the charts' chunk (uPlot): a page downloads it only once one of its runs plots.
-    chunks = sorted(f"chunks/{p.name}" for p in (DIST / "chunks").glob("*.js")
-                    if not p.name.startswith(f"{CHARTS_CHUNK}-"))
     # Each by the SHA-256 of its bytes, which the service worker checks on every use.
     kept = {pyodide_script: pyodide_script.rpartition("=")[2],
-            **{chunk: hashlib.sha256((DIST / chunk).read_bytes()).hexdigest()
-               for chunk in chunks}}
+            editor_script: hashlib.sha256((DIST / editor_script).read_bytes()).hexdigest()}
     bundled(SITE / "service-worker.js", f"--define:KEPT_SCRIPTS={json.dumps(kept)}")
 
 
@@ -602,13 +607,17 @@ def learner_guide() -> None:
         SITE / "learners.html", DIST)
 
 
+def write_gzipped(file: Path) -> None:
+    """Write FILE.gz beside `file`, at gzip's level 9 and with no time in its header, so
+    that the same file gives the same bytes."""
+    file.with_name(file.name + ".gz").write_bytes(
+        gzip.compress(file.read_bytes(), compresslevel=9, mtime=0))
+
+
 def gzip_files() -> None:
-    """Write FILE.gz beside each of GZIPPED, at gzip's level 9 and with no time in its
-    header, so that the same files give the same bytes."""
+    """Write FILE.gz beside each of GZIPPED (write_gzipped)."""
     for path in GZIPPED:
-        file = DIST / path
-        file.with_name(file.name + ".gz").write_bytes(
-            gzip.compress(file.read_bytes(), compresslevel=9, mtime=0))
+        write_gzipped(DIST / path)
 
 
 def stored_as(path: str) -> str:

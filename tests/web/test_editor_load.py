@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from .conftest import Playground
 
-EDITOR_CHUNK = "**/chunks/editor-*.js"
+# Both of the editor's scripts: its gzipped copy and the plain one (editor-script.js).
+EDITOR_CHUNK = "**/chunks/editor-*"
 
 
 def test_an_editor_that_cannot_load_says_so_runs_the_code_shown_and_loads_on_retry(

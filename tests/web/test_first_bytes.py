@@ -1,8 +1,10 @@
 """What a first visit downloads before its first result, from a plain static host (no
-compression by the server): Pyodide's wasm, its script and the largest JSON files come
-stored gzipped and are decoded in the browser, and the standard library's zip comes after the first
-result (its test: test_stdlib_later.py); a gzipped file that is cut short or damaged fails the
-start with an error that names it."""
+compression by the server): Pyodide's wasm and script, the largest JSON files and the
+editor's script come stored gzipped and are decoded in the browser (the editor's:
+test_editor_script.py), the memory snapshot comes compressed with Zstandard
+(test_boot.py), and the standard library's zip comes after the first result (its test:
+test_stdlib_later.py); a gzipped file that is cut short or damaged fails the start with an
+error that names it."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from .conftest import Playground
 # What a first visit to the full page may download before its first result, counted as
 # the server sends it: every response body the page, its workers and its service worker
 # asked for before that result.
-FIRST_VISIT_BUDGET = 9_000_000
+FIRST_VISIT_BUDGET = 8_000_000
 
 # Before the page's scripts: queue a run as soon as the playground exists, and note when
 # its result came (ms since the epoch, as the server's clock).
@@ -46,6 +48,9 @@ def test_a_first_visit_downloads_its_budget_before_its_first_result(new_context)
     assert "/pyodide/pyodide.asm.mjs.gz" in sizes
     assert "/pyodide/pyodide.asm.mjs" not in sizes
     assert "/pyodide/python_stdlib.zip" not in sizes
+    editor = next(build.DIST.glob(f"{build.EDITOR_CHUNK}-*.js")).relative_to(build.DIST)
+    assert f"/{editor.as_posix()}.gz" in sizes
+    assert f"/{editor.as_posix()}" not in sizes
     total = sum(sizes.values())
     assert total <= FIRST_VISIT_BUDGET, sorted(sizes.items(), key=lambda item: -item[1])
 

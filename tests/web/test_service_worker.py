@@ -64,10 +64,9 @@ def pyodide_script_url(site: str) -> str:
 
 def kept_scripts(site: str) -> list[str]:
     """The URLs the site's service worker keeps: its scripts whose URLs name their
-    content, Pyodide's and the editor's chunk; not the charts' (see test_plots)."""
-    chunks = [f"{site}chunks/{path.name}" for path in (build.DIST / "chunks").glob("*.js")
-              if not path.name.startswith(f"{build.CHARTS_CHUNK}-")]
-    return sorted([pyodide_script_url(site), *chunks])
+    content, Pyodide's and the editor's (plain); not the charts' (see test_plots)."""
+    [editor] = build.DIST.glob(f"{build.EDITOR_CHUNK}-*.js")
+    return sorted([pyodide_script_url(site), f"{site}{editor.relative_to(build.DIST).as_posix()}"])
 
 
 def test_a_returning_visitor_gets_pyodides_script_from_the_service_worker(new_context, site):

@@ -4,7 +4,8 @@
 // no autocorrection, long lines wrapped (a phone shows every character without
 // scrolling sideways) at their indentation (wrapped-indent.js), a mark on the line where the last run failed, and
 // CodeMirror's own light or dark look (its panels and tooltips) switched with the
-// playground's.
+// playground's. It imports none of the page's other scripts (build.py bundles it on
+// its own), so that it runs from a blob: URL too (editor-script.js).
 
 import { indentWithTab, isolateHistory } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
@@ -13,7 +14,7 @@ import { Annotation, Compartment, EditorState, Prec, StateEffect, StateField } f
 import { Decoration, EditorView, keymap, showPanel, ViewPlugin } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
 import { basicSetup } from "codemirror";
-import { deadlines } from "./deadlines.js";
+import { pageDeadlines } from "./editor-deadlines.js";
 import { scrubbing } from "./scrub.js";
 import { wrappedIndent } from "./wrapped-indent.js";
 
@@ -107,12 +108,12 @@ const liftTabHint = ViewPlugin.fromClass(class {
 });
 
 // Esc, unless something took it (a panel or a completion it closed), lets the next Tab
-// within deadlines.escapeThenTabMs move focus on. CodeMirror does so too, for 2 s;
+// within the page's deadlines.escapeThenTabMs move focus on. CodeMirror does so too, for 2 s;
 // taking the key here makes that window a deadline a test can set.
 const escapeThenTab = Prec.lowest(EditorView.domEventHandlers({
   keydown(event, view) {
     if (event.key !== "Escape") return false;
-    view.setTabFocusMode(deadlines.escapeThenTabMs);
+    view.setTabFocusMode(view.state.facet(pageDeadlines).escapeThenTabMs);
     return true;
   },
 }));
@@ -125,9 +126,10 @@ const nodeLine = lineMark("cm-node-line");
  * `onChange(text, byPage, scrubbed)` on edits (byPage: made by setText, not the learner;
  * scrubbed: a step of a number, scrub.js); `onScrub(text)` with the code a step of a
  * number makes, before the editor shows it, so that a live run starts while it does;
- * `readOnly`: the learner cannot edit; `dark`: CodeMirror's dark look.
+ * `readOnly`: the learner cannot edit; `dark`: CodeMirror's dark look; `deadlines`: the
+ * page's (deadlines.js), read as each starts to count.
  */
-export function createEditor({ parent, root, doc, onChange, onScrub, readOnly = false, dark = false }) {
+export function createEditor({ parent, root, doc, onChange, onScrub, deadlines, readOnly = false, dark = false }) {
   return new EditorView({
     parent,
     root,
@@ -143,6 +145,7 @@ export function createEditor({ parent, root, doc, onChange, onScrub, readOnly = 
     },
     extensions: [
       basicSetup,
+      pageDeadlines.of(deadlines),
       python(),
       syntaxHighlighting(highlight),
       darkness.of(EditorView.darkTheme.of(dark)),

@@ -36,6 +36,7 @@
 import { authoredCode, authoredExercise, earlierKey, playgroundKey } from "./authored.js";
 import { deadlines } from "./deadlines.js";
 import { element } from "./dom.js";
+import { importEditor } from "./editor-script.js";
 import example from "../shared/example.py";
 import { Exercise } from "./exercise.js";
 import exerciseCss from "./exercise.css";
@@ -54,6 +55,7 @@ import { followHostTheme } from "./host-theme.js";
 import css from "./playground.css";
 import proseCss from "./prose.css";
 import { sharedRuntime } from "./runtime.js";
+import { controlledBySite } from "./script-cache.js";
 import { codeFromLink, MAX_LINK_CHARS, shareLink, store } from "./share.js";
 import { Stepper } from "./stepper.js";
 import { TapeStepper } from "./tape-stepper.js";
@@ -75,11 +77,12 @@ const LINK_WAITS = "this code came from a link, so it runs only once you have re
 // with a run waiting) when the download is first told; the others show its phase.
 let showsDownload = null;
 
-// CodeMirror is most of the page's JavaScript: fetch it alongside, so that
-// nothing delays starting Python, and show the code as plain text until then
-// (and until the playground comes into view: a page may hold many). A load that
-// failed is tried again when the learner asks (mountEditor).
-const editorModule = retryable(() => import("./editor.js"));
+// CodeMirror is most of the page's JavaScript: fetch it alongside (gzipped, unless
+// the site's service worker keeps it: editor-script.js), so that nothing delays
+// starting Python, and show the code as plain text until then (and until the
+// playground comes into view: a page may hold many). A load that failed is tried
+// again when the learner asks (mountEditor).
+const editorModule = retryable(() => importEditor(controlledBySite(WORKER_URL)));
 
 const sheet = new CSSStyleSheet();
 sheet.replaceSync(css + graphCss + proseCss + exerciseCss + plotsCss);
@@ -154,6 +157,7 @@ class AutogradPlayground extends HTMLElement {
       doc,
       readOnly: this.readOnly,
       dark: this.dark,
+      deadlines,
       onChange: (text, byPage, scrubbed) => this.edited(byPage, scrubbed),
       onScrub: (text) => this.live?.stepped(text),
     });

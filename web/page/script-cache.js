@@ -12,8 +12,7 @@ export const SCRIPTS_KEPT = "#scripts-kept";
  *  controls this page, and so answers for the scripts it keeps. */
 export function pythonWorkerUrl(workerUrl) {
   const url = new URL(workerUrl);
-  const script = new URL("service-worker.js", workerUrl).href;
-  if (navigator.serviceWorker?.controller?.scriptURL === script) url.hash = SCRIPTS_KEPT;
+  if (controlledBySite(workerUrl)) url.hash = SCRIPTS_KEPT;
   return url;
 }
 
@@ -23,7 +22,7 @@ export function pythonWorkerUrl(workerUrl) {
  * service workers switched off) every load compiles Pyodide's script as before.
  */
 export function keepScriptsForNextLoad(workerUrl) {
-  const script = new URL("service-worker.js", workerUrl);
+  const script = siteServiceWorker(workerUrl);
   if (registered || script.origin !== location.origin || !navigator.serviceWorker) return;
   registered = true;
   const whenIdle = globalThis.requestIdleCallback ?? setTimeout;
@@ -32,4 +31,16 @@ export function keepScriptsForNextLoad(workerUrl) {
       .register(script)
       .catch((error) => console.info(`Pyodide's script is not kept for the next load: ${error.message}`)),
   );
+}
+
+/** Whether the site's service worker (beside `workerUrl`) controls this page: then it
+ *  answers for the scripts it keeps. (A page of another origin, a sandboxed frame's
+ *  included, may not even ask.) */
+export function controlledBySite(workerUrl) {
+  const script = siteServiceWorker(workerUrl);
+  return script.origin === location.origin && navigator.serviceWorker?.controller?.scriptURL === script.href;
+}
+
+function siteServiceWorker(workerUrl) {
+  return new URL("service-worker.js", workerUrl);
 }

@@ -12,7 +12,7 @@ import { isolateHistory } from "@codemirror/commands";
 import { ensureSyntaxTree, syntaxTree } from "@codemirror/language";
 import { Prec, Transaction } from "@codemirror/state";
 import { Decoration, EditorView, keymap, ViewPlugin } from "@codemirror/view";
-import { deadlines } from "./deadlines.js";
+import { pageDeadlines } from "./editor-deadlines.js";
 
 const PLAIN = /^(\d+)(?:\.(\d*))?$/; // 12, 2.0, 3.: not 1e-4, 0x1f, 2j or 1_000
 const PX_PER_STEP = 4;
@@ -27,7 +27,7 @@ const draggable = Decoration.mark({ class: "cm-scrub", attributes: { title: "dra
 export function literalAt(state, pos) {
   // The tree up to the end of pos's line: the background parse may be behind (a long
   // code, a busy machine), and a step must not fall through to moving the line.
-  const tree = ensureSyntaxTree(state, state.doc.lineAt(pos).to, deadlines.scrubParseMs) ?? syntaxTree(state);
+  const tree = ensureSyntaxTree(state, state.doc.lineAt(pos).to, state.facet(pageDeadlines).scrubParseMs) ?? syntaxTree(state);
   for (const side of [1, -1]) {
     const node = tree.resolveInner(pos, side);
     if (node.name !== "Number") continue;

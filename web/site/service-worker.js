@@ -1,5 +1,5 @@
 // The site's service worker: it keeps the scripts whose URLs name their content
-// (Pyodide's 1.2 MB script, by its SHA-256; the editor's chunk, by its hash) in the
+// (Pyodide's 1.2 MB script, by its SHA-256; the editor's, by its hash) in the
 // Cache Storage, and answers for them from there. Chromium compiles a script that
 // a service worker puts in the Cache Storage as it installs, and keeps that code
 // beside it, so a returning visitor's Python worker neither revalidates nor

@@ -2,17 +2,14 @@
 // web server, `python -m http.server`) sends a file as it is stored, so the largest
 // ones are stored gzipped too (build.py's GZIPPED, put in here as STORED_GZIPPED), and
 // decoded here as they arrive: Pyodide's wasm is 9.6 MB as it is, 3.5 MB gzipped. Their
-// bytes are counted as they come over the wire, for the page's progress bar.
-//
-// A host that sends a .gz with `Content-Encoding: gzip` has the browser decode it
-// already: a body that does not start as gzip does is used as it comes.
+// bytes are counted as they come over the wire, for the page's progress bar. The
+// decoding is ../shared/gunzip.js's (which tolerates a host that decodes them itself).
+
+import { decoded, readAll } from "../shared/gunzip.js";
+import { importBytes } from "../shared/import-bytes.js";
 
 const GZIPPED = new Set(STORED_GZIPPED);
 const TYPES = { wasm: "application/wasm", json: "application/json", mjs: "text/javascript" };
-const GZIP_MAGIC = [0x1f, 0x8b];
-
-/** A file stored gzipped whose bytes do not decode: cut short, or damaged. */
-export class Undecodable extends Error {}
 
 /**
  * The response for `path` (relative to `site`, the site's URL), as fetched by `fetchFile`
@@ -46,52 +43,8 @@ export async function compileStored(site, path, downloads) {
 export async function importStored(site, path, downloads) {
   const response = await fetchStored(site, path, downloads);
   if (!response.ok) throw new Error(`${path}.gz is missing (HTTP ${response.status})`);
-  const url = URL.createObjectURL(await response.blob());
-  try {
-    return await import(url);
-  } finally {
-    URL.revokeObjectURL(url);
-  }
+  return importBytes(await response.blob(), site + path);
 }
 
 // Why a streamed response's body failed to decode, by the response.
 const failures = new WeakMap();
-
-/**
- * The bytes of `body` (the stored file `name`'s) decoded, unless they are not gzip's (the
- * browser decoded them already); an error in decoding is an Undecodable, told to `failed` too.
- */
-function decoded(name, body, failed) {
-  const [sniffed, whole] = body.tee();
-  let reader = null;
-  const open = async () => {
-    const sniffing = sniffed.getReader();
-    const { value } = await sniffing.read();
-    sniffing.cancel().catch(() => {});
-    const gzip = value?.length >= 2 && value[0] === GZIP_MAGIC[0] && value[1] === GZIP_MAGIC[1];
-    return (gzip ? whole.pipeThrough(new DecompressionStream("gzip")) : whole).getReader();
-  };
-  return new ReadableStream({
-    async pull(controller) {
-      try {
-        reader ??= await open();
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      } catch (error) {
-        const why = new Undecodable(`${name} is damaged or cut short: it does not decode as gzip (${error.message})`);
-        failed(why);
-        controller.error(why);
-      }
-    },
-    cancel: (reason) => reader?.cancel(reason),
-  });
-}
-
-/** All of `stream`'s bytes; its own error, if it fails (a Response's would be the browser's). */
-async function readAll(stream) {
-  const chunks = [];
-  const reader = stream.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
-  return new Blob(chunks);
-}
