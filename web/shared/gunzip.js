@@ -9,7 +9,7 @@
 const GZIP_MAGIC = [0x1f, 0x8b];
 
 /** A file stored gzipped whose bytes do not decode: cut short, or damaged. */
-export class Undecodable extends Error {}
+class Undecodable extends Error {}
 
 /**
  * The bytes of `body` (the stored file `name`'s) decoded, unless they are not gzip's (the
