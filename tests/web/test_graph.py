@@ -119,6 +119,40 @@ def test_a_number_edited_to_one_of_its_length_or_shorter_keeps_the_layout(playgr
 
 
 
+def test_a_layout_that_comes_while_a_run_is_in_flight_waits_for_its_result(playground):
+    """A live step's next run comes first: the drawing of the step before, laid out
+    meanwhile, does not take the page's main thread from that run's result."""
+    code = without_backward(playground.code)
+    run_and_draw(playground, code)
+    layout_worker(playground).evaluate("""() => {
+      self.held = [];
+      self.post = self.postMessage;
+      self.postMessage = (...args) => self.held.push(args);
+    }""")
+    playground.element.evaluate("""el => {
+      el.askedIdle = 0;
+      const whenIdle = el.runtime.whenIdle.bind(el.runtime);
+      el.runtime.whenIdle = () => { el.askedIdle += 1; return whenIdle(); };
+    }""")
+    assert playground.run(code.replace("10.0", "123456.0")) == "done"  # a wider box: laid out
+    layout_worker(playground).evaluate("""() => new Promise(function laidOut(done) {
+      self.held.length ? done() : setTimeout(laidOut, 10, done);
+    })""")
+    playground.start("while True:\n    pass\n")
+    playground.wait_for("running")
+    layout_worker(playground).evaluate(
+        "() => { self.postMessage = self.post; self.held.forEach((args) => self.post(...args)); }")
+    playground.page.wait_for_function(
+        f"() => {ROOT}.host.askedIdle === 2"
+        f" || {ROOT}.querySelector('.picture').dataset.state === 'drawn'",
+        timeout=RUN_MS)
+    assert picture_state(playground) == "laying-out"
+    drawn = box(playground, 2).locator(".data-line").text_content()
+    assert drawn == "data 10.0"  # the drawing before, still on screen
+    playground.button("Stop").click()
+    assert playground.wait_for("stopped", "error", "done", timeout=RUN_MS) == "stopped"
+
+
 def test_a_rerun_that_keeps_the_layout_keeps_the_learners_zoom(playground):
     code = without_backward(playground.code)
     run_and_draw(playground, code)

@@ -111,6 +111,24 @@ def test_a_live_step_changes_the_picture_from_one_drawing_to_the_next_with_no_em
     assert frames.count(False) == 0
 
 
+def test_a_live_step_builds_the_tables_rows_once(playground):
+    """The table, then each stepper's grads and marks, change as a result comes: the rows
+    in view are built once for them all."""
+    run_and_draw(playground)
+    playground.element.evaluate("""el => {
+        el.rowsBuilt = 0;
+        const body = el.shadowRoot.querySelector('tbody');
+        new MutationObserver((records) => {
+          el.rowsBuilt += records.filter((r) => r.addedNodes.length > 0).length;
+        }).observe(body, { childList: true });
+    }""")
+    put_cursor_after(playground, "MakeValue(g, 2")
+    playground.page.keyboard.press("Alt+ArrowUp")
+    wait_for_a(playground, "2.1")
+    assert playground.wait_for("done") == "done"
+    assert playground.element.evaluate("el => el.rowsBuilt") == 1
+
+
 def test_alt_arrows_away_from_a_number_still_move_the_line(playground):
     playground.code = "x = 1\ny = 2\n"
     put_cursor_after(playground, "y")

@@ -28,7 +28,9 @@
 // from box to box in index order, the table's; Enter or Space selects.
 //
 // A picture is laid out once Python has no runs to do: a course page's runs, queued
-// together, all end before the first picture takes the CPU from them.
+// together, all end before the first picture takes the CPU from them. It is drawn once
+// Python has none either: a run begun while Graphviz was at it (a live step's next) has
+// its result painted first.
 //
 // data-state on the root: empty | laying-out | drawn | failed.
 
@@ -59,9 +61,10 @@ const KEYS_HELP =
   "Shift with an arrow key pans; + and - zoom; 0 fits the picture.";
 
 export class GraphView {
-  /** @param {() => Promise<void>} whenIdle resolves once Python has no runs to do */
-  constructor(whenIdle = () => Promise.resolve()) {
-    this.whenIdle = whenIdle;
+  /** @param {{idle: boolean, whenIdle: () => Promise<void>}} python whether Python has no
+   *  runs to do, and a promise of when it has none (runtime.js's Runtime) */
+  constructor(python = { idle: true, whenIdle: () => Promise.resolve() }) {
+    this.python = python;
     this.roomHeight = () => 0; // how tall the picture may grow, bar and all: the page's to say
     this.onSelect = () => {}; // (node index) when the learner clicks a node
     this.active = null; // the node whose box is in the tab order, kept across drawings
@@ -196,11 +199,7 @@ export class GraphView {
   async draw() {
     const ticket = (this.ticket = {});
     this.setState("laying-out");
-    // Runs first (a course page's, queued together): Graphviz and the drawing would take
-    // the CPU from Python and the page's main thread; then the table, painted first.
-    await this.whenIdle();
-    await afterPaint(); // the picture never delays a run's result
-    if (ticket !== this.ticket) return;
+    if (!(await this.afterRuns(ticket))) return;
     const t = this.table;
     const nodes = (this.nodes = this.pick());
     const part = this.whole
@@ -239,6 +238,9 @@ export class GraphView {
       return;
     }
     if (ticket !== this.ticket) return; // a newer table or focus came meanwhile
+    // A run begun while Graphviz was at it (a live step's next) comes first too: its
+    // result is painted before this drawing takes the main thread, and replaces it.
+    if (!this.python.idle && !(await this.afterRuns(ticket))) return;
     const { svg, width, height, boxes } = drawing(t, laidOut, folded, look);
     const foldedCount = [...this.groups.values()].filter((g) => !this.opened.has(g.key)).length;
     this.foldButton.hidden = this.opened.size === 0;
@@ -289,6 +291,16 @@ export class GraphView {
     this.refocus = false;
     this.paint();
     this.setState("drawn");
+  }
+
+  /** Wait for Python to have no runs to do (a course page's, queued together: Graphviz
+   *  and the drawing would take the CPU from Python and the page's main thread), then for
+   *  the page to paint their results: the picture never delays a run's result. Whether
+   *  the drawing `ticket` is still wanted then. */
+  async afterRuns(ticket) {
+    await this.python.whenIdle();
+    await afterPaint();
+    return ticket === this.ticket;
   }
 
   /** Whether the frame takes the drawing's own height, the page scrolling (prose.css). */

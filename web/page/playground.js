@@ -206,7 +206,7 @@ class AutogradPlayground extends HTMLElement {
     this.pacer = new Pacer(this.runtime);
     this.plots = new PlotsPanel(this.pacer.root);
     this.tables = new TablePanel();
-    this.picture = new GraphView(() => this.runtime.whenIdle());
+    this.picture = new GraphView(this.runtime);
     // The picture may grow as tall as the results, which then scroll to show it (graph.css).
     this.picture.roomHeight = () => this.results.clientHeight - parseFloat(getComputedStyle(this.results).paddingBottom);
     this.picture.onState = () => this.notePainted();

@@ -227,10 +227,18 @@ export class TablePanel {
     this.onSelect(Math.min(count - 1, Math.max(0, from + step)));
   }
 
+  /** Build the rows in view again, once for every change made to the table in this task
+   *  (a run's result sets the table, then each stepper its grads and marks): at the end
+   *  of the task, before the frame that paints them. */
   redraw() {
     this.window = null;
-    this.draw();
     this.sayWhole();
+    if (this.drawing) return;
+    this.drawing = true;
+    queueMicrotask(() => {
+      this.drawing = false;
+      this.draw();
+    });
   }
 
   /** Write the selected node's data and grad (the grads shown) whole under the table;
