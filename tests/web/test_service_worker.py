@@ -9,11 +9,13 @@ import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 import build
 from autograd_playground.server import serving
+from bench.link import Link, serving_over
 
 from .conftest import Playground
 from .test_run import CHAPTER_ROWS
@@ -85,6 +87,17 @@ def test_a_returning_visitor_gets_pyodides_script_from_the_service_worker(new_co
     assert scripts[0].from_service_worker
     # Everything else comes from the network, as without a service worker.
     assert not any(r.from_service_worker for r in responses if r.url not in kept)
+
+
+def test_the_service_worker_keeps_the_scripts_a_first_visit_downloaded_gzipped(new_context):
+    link = Link()
+    with serving_over(link, build.DIST) as site:
+        page = Playground(new_context().new_page()).open(site).page
+        assert page.evaluate(ACTIVE_AND_KEPT, CACHE) == kept_scripts(site)
+    asked = {response.path for response in link.responses}
+    plain = {urlsplit(url).path for url in kept_scripts(site)}
+    assert {f"{path}.gz" for path in plain} <= asked
+    assert not plain & asked
 
 
 def test_a_new_builds_service_worker_keeps_its_scripts_and_forgets_the_others(

@@ -4,8 +4,9 @@
 // a service worker puts in the Cache Storage as it installs, and keeps that code
 // beside it, so a returning visitor's Python worker neither revalidates nor
 // compiles Pyodide's script again (without this, Chromium keeps a script's code
-// only from its second load on). Every other request goes to the network, as
-// without a service worker.
+// only from its second load on). It makes them of their gzipped copies, which the
+// first visit downloaded already, so that it downloads neither again. Every other
+// request goes to the network, as without a service worker.
 //
 // The Cache Storage is the origin's, and the Python worker, which runs a stranger's
 // code, can write it: so a kept script is served only if its bytes have the SHA-256
@@ -17,6 +18,7 @@
 // (build.py puts it in): a new build with other scripts is a new service worker,
 // which keeps those, takes over at once and deletes the rest.
 
+import { decoded, readAll } from "../shared/gunzip.js";
 import { sha256Hex } from "../shared/sha256.js";
 
 const CACHE = "autograd-playground scripts";
@@ -34,11 +36,32 @@ addEventListener("fetch", (event) => {
   if (kept.has(event.request.url)) event.respondWith(fromCache(event.request, event));
 });
 
-/** Download the build's scripts that are not kept yet (the ones that are were compiled then). */
+/** Keep the build's scripts that are not kept yet (the ones that are were compiled then). */
 async function keepMissing() {
   const cache = await caches.open(CACHE);
   const have = new Set((await cache.keys()).map((request) => request.url));
-  await cache.addAll([...kept.keys()].filter((url) => !have.has(url)));
+  await Promise.all([...kept.keys()].filter((url) => !have.has(url)).map((url) => keep(cache, url)));
+}
+
+/**
+ * Keep the script at `url` made of its gzipped copy (its path with ".gz"), which the page
+ * and its Python worker have downloaded already (it comes from the HTTP cache), if its
+ * bytes are the build's; else downloaded as it is.
+ */
+async function keep(cache, url) {
+  const script = await fromGzipped(url).catch(() => null);
+  return script ? cache.put(url, script) : cache.add(url);
+}
+
+async function fromGzipped(url) {
+  const gzipped = new URL(url);
+  gzipped.search = "";
+  gzipped.pathname += ".gz";
+  const response = await fetch(gzipped);
+  if (!response.ok) throw new Error(`${gzipped} answered ${response.status}`);
+  const bytes = await readAll(decoded(gzipped.pathname, response.body, () => {}));
+  if ((await sha256Hex(await bytes.arrayBuffer())) !== kept.get(url)) throw new Error("not the build's bytes");
+  return new Response(bytes, { headers: { "content-type": "text/javascript" } });
 }
 
 /** Delete what an earlier build kept. */
