@@ -11,12 +11,14 @@ Sphinx built.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -90,6 +92,29 @@ def broken_course(folder: Path, missing: str) -> Path:
         playground("print(1)", id="first", timeout=ROOMY), playground("print(2)")),
             encoding="utf-8")
     return folder
+
+
+def test_a_task_that_ignores_its_cancelling_does_not_keep_the_check_from_ending():
+    """As a Playwright task caught mid-call at the end of the check does: asyncio.run
+    would wait for it forever."""
+    async def stubborn() -> None:
+        while True:
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                continue
+
+    async def work() -> str:
+        asyncio.get_running_loop().create_task(stubborn())
+        await asyncio.sleep(0)
+        return "reports"
+
+    result = []
+    ending = threading.Thread(target=lambda: result.append(check.run_to_end(work(), 0.1)),
+                              daemon=True)
+    ending.start()
+    ending.join(timeout=60)
+    assert result == ["reports"]
 
 
 def test_a_site_without_its_worker_fails_each_playground_saying_python_did_not_start(

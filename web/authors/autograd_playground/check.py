@@ -30,7 +30,7 @@ import os
 import posixpath
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -58,6 +58,8 @@ DEFAULT_TIMEOUT_S = 60.0
 # stopped run), before the checker gives up on it.
 LOAD_S = 60
 BOOT_S = 120
+# How long the check's end waits for what is left of Playwright's work (run_to_end).
+SHUTDOWN_S = 5
 # The files a copy of the playground site holds: pages beside them are the site's own.
 SITE_MARKERS = ("site.json", "embed.js")
 
@@ -588,7 +590,7 @@ def check(targets: list[str], timeout: float, jobs: int = 1) -> list[PageReport]
         chromium = find_chromium()
     except ChromiumNotFoundError as missing:
         raise CheckError(str(missing), EXIT_NO_CHROMIUM) from None
-    return in_own_thread(lambda: asyncio.run(
+    return in_own_thread(lambda: run_to_end(
         check_all(async_playwright, chromium, found, timeout, jobs)))
 
 
@@ -614,6 +616,25 @@ async def check_all(async_playwright: Callable, chromium: Path,
             reports = await asyncio.gather(*(one(name, url) for name, url in urls))
         await browser.close()
     return list(reports)
+
+
+def run_to_end(coroutine: Coroutine, shutdown_s: float = SHUTDOWN_S):  # noqa: ANN201
+    """asyncio.run(coroutine), but for a shutdown that gives the tasks still pending
+    `shutdown_s` to end once cancelled: a task of Playwright's (1.62 and later) caught
+    mid-call waits for an answer from its driver, gone by then, and asyncio.run would
+    wait for it forever."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coroutine)
+    finally:
+        pending = asyncio.all_tasks(loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.wait(pending, timeout=shutdown_s))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.run_until_complete(loop.shutdown_default_executor())
+        loop.close()
 
 
 def in_own_thread(work: Callable[[], list[PageReport]]) -> list[PageReport]:
