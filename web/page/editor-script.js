@@ -7,7 +7,7 @@
 // the gzipped copy cannot be had (a failed download, bytes that do not decode, a page
 // whose Content-Security-Policy forbids blob: scripts), the plain script is imported.
 
-import { decoded, readAll } from "../shared/gunzip.js";
+import { fetchGunzipped } from "../shared/gunzip.js";
 import { importBytes } from "../shared/import-bytes.js";
 
 // Beside the page's bundle, as build.py puts it in (EDITOR_SCRIPT); with ".gz", its
@@ -29,7 +29,5 @@ export async function importEditor(kept) {
 }
 
 async function importGzipped() {
-  const response = await fetch(GZIPPED);
-  if (!response.ok) throw new Error(`${GZIPPED} answered ${response.status}`);
-  return importBytes(await readAll(decoded(GZIPPED.pathname, response.body, () => {})), SCRIPT.href);
+  return importBytes(await fetchGunzipped(GZIPPED), SCRIPT.href);
 }

@@ -49,3 +49,11 @@ export async function readAll(stream) {
   for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
   return new Blob(chunks);
 }
+
+/** The file stored gzipped at `url` (a URL), fetched and decoded, as a Blob; an error
+ *  naming it if it does not come or does not decode. */
+export async function fetchGunzipped(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return readAll(decoded(url.pathname, response.body, () => {}));
+}

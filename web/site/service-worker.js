@@ -18,7 +18,7 @@
 // (build.py puts it in): a new build with other scripts is a new service worker,
 // which keeps those, takes over at once and deletes the rest.
 
-import { decoded, readAll } from "../shared/gunzip.js";
+import { fetchGunzipped } from "../shared/gunzip.js";
 import { sha256Hex } from "../shared/sha256.js";
 
 const CACHE = "autograd-playground scripts";
@@ -57,9 +57,7 @@ async function fromGzipped(url) {
   const gzipped = new URL(url);
   gzipped.search = "";
   gzipped.pathname += ".gz";
-  const response = await fetch(gzipped);
-  if (!response.ok) throw new Error(`${gzipped} answered ${response.status}`);
-  const bytes = await readAll(decoded(gzipped.pathname, response.body, () => {}));
+  const bytes = await fetchGunzipped(gzipped);
   if ((await sha256Hex(await bytes.arrayBuffer())) !== kept.get(url)) throw new Error("not the build's bytes");
   return new Response(bytes, { headers: { "content-type": "text/javascript" } });
 }
