@@ -179,6 +179,16 @@ class Playground:
             ".map(r => [...r.cells].map(c => c.textContent))"
         )
 
+    def measure(self, selector: str, function: str) -> list:
+        """`function` of the elements of the playground's own (shadow) tree that `selector`
+        matches, found and measured in one task of the page. A locator's evaluate_all finds
+        them in one call and measures them in the next: rows redrawn in between (the table
+        resized as its picture comes) are measured off screen, 0 px tall."""
+        return self.element.evaluate(
+            f"(el, selector) => ({function})([...el.shadowRoot.querySelectorAll(selector)])",
+            selector,
+        )
+
     def full_values(self, column: str) -> list[float]:
         """A number column's full values, from the live table's cells' hover titles."""
         titles = self.element.locator(f"tbody td.{column}").evaluate_all(

@@ -151,7 +151,8 @@ def test_on_a_phone_every_cell_of_every_row_is_in_view_without_scrolling_sideway
     playground = open_playground(site, color_scheme=scheme, **PHONE)
     run_and_draw(playground)
     painted(playground.page)
-    cells = playground.element.locator("tbody tr[data-node] > *").evaluate_all(
+    cells = playground.measure(
+        "tbody tr[data-node] > *",
         "cells => cells.map(c => { const r = c.getBoundingClientRect();"
         " return [r.left, r.right, c.scrollWidth <= c.clientWidth + 1]; })"
     )
@@ -182,8 +183,8 @@ def test_every_label_and_op_of_an_mlp_shows_whole_with_no_sideways_scroll(
     for top in (0, 10_000):  # the first rows, then the last (the table draws only those in view)
         scroller.evaluate("(s, top) => { s.scrollTop = top; }", top)
         painted(playground.page)
-        cells = playground.element.locator("tbody tr[data-node] > td:is(.label, .op)")
-        for text, whole, height, right, title in cells.evaluate_all(TEXT_CELLS):
+        cells = playground.measure("tbody tr[data-node] > td:is(.label, .op)", TEXT_CELLS)
+        for text, whole, height, right, title in cells:
             assert whole and right <= width, (text, whole, right)
             assert height == pytest.approx(28, abs=0.5), text  # one row's height, wrapped or not
             seen[text] = title
@@ -253,7 +254,8 @@ def test_at_1280_the_picture_has_most_of_the_results_width_and_12px_text(open_pl
     results = playground.element.locator(".results").bounding_box()
     frame = playground.element.locator(".picture-frame").bounding_box()
     assert frame["width"] >= 0.9 * results["width"] - 24
-    sizes = playground.element.locator("svg.graph text").evaluate_all(
+    sizes = playground.measure(
+        "svg.graph text",
         "ts => ts.map(t => parseFloat(getComputedStyle(t).fontSize)"
         " * t.ownerSVGElement.getScreenCTM().a)"
     )
