@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import RUN_MS, set_deadlines
 
-from .test_graph import box, run_and_draw
+from .test_graph import box, picture_state, run_and_draw
 
 # A debounce longer than the few keys of an edit take, so that only the edited code runs,
 # not the half-typed line between (a SyntaxError run of its own).
@@ -109,6 +109,34 @@ def test_a_live_step_changes_the_picture_from_one_drawing_to_the_next_with_no_em
     frames = playground.element.evaluate("el => el.framesWithAPicture")
     assert len(frames) > 5
     assert frames.count(False) == 0
+
+
+# 301 nodes: more than a picture draws whole, so it shows a neighbourhood.
+CHAIN = ("from engine import Graph, MakeValue, VMul\ng = Graph()\n"
+         "y = MakeValue(g, 0.5, label='x')\n"
+         "for _ in range(150):\n    y = VMul(g, y, MakeValue(g, 1.0))\n")
+
+
+def test_a_big_graphs_picture_follows_live_steps_once_they_pause_and_a_small_ones_at_once(
+    playground,
+):
+    set_deadlines(playground.page, livePictureSettleMs=600_000)  # no pause comes
+    run_and_draw(playground, CHAIN)
+    playground.element.evaluate("el => { el.shadowRoot.querySelector('svg.graph').old = true; }")
+    put_cursor_after(playground, "MakeValue(g, 0.5")
+    playground.page.keyboard.press("Alt+ArrowUp")
+    wait_for_a(playground, "0.6", label="x")
+    assert playground.wait_for("done") == "done"
+    assert picture_state(playground) == "laying-out"
+    assert playground.element.evaluate("el => el.shadowRoot.querySelector('svg.graph').old")
+    run_and_draw(playground)  # Run draws at once
+    assert not playground.element.evaluate("el => el.shadowRoot.querySelector('svg.graph').old")
+
+    run_and_draw(playground, "from engine import Graph, MakeValue\ng = Graph()\n"
+                             "a = MakeValue(g, 2.0, label='a')\n")
+    put_cursor_after(playground, "MakeValue(g, 2")
+    playground.page.keyboard.press("Alt+ArrowUp")
+    expect(box(playground, 0).locator(".data-line")).to_have_text("data 2.1", timeout=RUN_MS)
 
 
 def test_a_live_step_builds_the_tables_rows_once(playground):

@@ -25,6 +25,11 @@ export const deadlines = {
   // With `live`, how long after an edit the code is re-run: edits closer together
   // than this are run once, with the last.
   liveDebounceMs: 10,
+  // With `live`, how long the picture of a graph too big to draw whole waits after
+  // a live step before it is laid out, unless another step comes meanwhile: a learner
+  // stepping a number there sees the table follow each step, and the picture once they
+  // pause (Graphviz and the drawing would take the CPU from the next step's run).
+  livePictureSettleMs: 250,
   // With `live`, how long a re-run after an edit may take before it is stopped
   // and live re-runs pause until the learner presses Run.
   liveRunMs: 3000,

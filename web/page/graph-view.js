@@ -27,6 +27,8 @@
 // tabindex: the focused box is the one in the tab order). The arrow keys move
 // from box to box in index order, the table's; Enter or Space selects.
 //
+// A live step's picture of a graph too big to draw whole waits for the steps to pause
+// (deadlines.livePictureSettleMs), so that the table follows each step at once.
 // A picture is laid out once Python has no runs to do: a course page's runs, queued
 // together, all end before the first picture takes the CPU from them. It is drawn once
 // Python has none either: a run begun while Graphviz was at it (a live step's next) has
@@ -111,8 +113,9 @@ export class GraphView {
     this.onState?.(state);
   }
 
-  /** Picture `table` (a runner table, or null for none), with its own grads. */
-  show(table, changed = () => false) {
+  /** Picture `table` (a runner table, or null for none), with its own grads; a `live`
+  *  step's neighbourhood once the steps pause (deadlines.livePictureSettleMs). */
+  show(table, changed = () => false, { live = false } = {}) {
     this.ticket = null; // a drawing of the table before is no longer wanted
     this.table = table;
     this.changed = changed;
@@ -135,7 +138,7 @@ export class GraphView {
     this.setState("empty");
     // The drawing before stays until this table's replaces it: a live step's picture
     // changes from one drawing to the next, with no empty frame between.
-    if (drawable) this.draw();
+    if (drawable) this.draw({ settle: live && !this.whole });
     else this.frame.replaceChildren();
   }
 
@@ -196,9 +199,10 @@ export class GraphView {
     return neighbourhood(this.focus(), t.args, this.users, NEIGHBOURHOOD);
   }
 
-  async draw() {
+  async draw({ settle = false } = {}) {
     const ticket = (this.ticket = {});
     this.setState("laying-out");
+    if (settle) await new Promise((resolve) => setTimeout(resolve, deadlines.livePictureSettleMs));
     if (!(await this.afterRuns(ticket))) return;
     const t = this.table;
     const nodes = (this.nodes = this.pick());

@@ -266,7 +266,7 @@ class AutogradPlayground extends HTMLElement {
   linkViews() {
     this.tables.root.addEventListener("table-change", ({ detail }) => {
       const t = this.tables.current ?? null;
-      this.picture.show(t, (i) => this.tables.changed(i));
+      this.picture.show(t, (i) => this.tables.changed(i), { live: detail.live });
       this.tape.show(t, { keep: detail.live });
       this.stepper.show(t, { keep: detail.live });
       this.markNodeLine(null);
