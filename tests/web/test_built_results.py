@@ -36,6 +36,7 @@ def test_with_scripts_off_the_full_page_and_the_course_show_their_built_tables(
     assert table.locator("tbody tr").count() == 6  # the chapter's example: six nodes
     expect(page.locator(f"{BUILT} .built-mark")).to_have_text(
         "Computed when this page was built · Run to run it here")
+    assert styled_as_a_table(table)
     page.goto(site + "course.html")
     shown = page.locator("autograd-playground").evaluate_all(
         f"els => els.map(e => [e.id, e.querySelectorAll('{BUILT} table').length])")
@@ -43,6 +44,18 @@ def test_with_scripts_off_the_full_page_and_the_course_show_their_built_tables(
     assert shown == [["data-model", 0], ["engine-graph", 0], ["topo-sort", 0],
                      ["write-backward", 0], ["engine-backward", 3], ["reuse", 1]]
     expect(page.locator(f"#engine-backward {BUILT} table").first).to_be_visible()
+    assert styled_as_a_table(page.locator(f"#engine-backward {BUILT} table").first)
+
+
+def styled_as_a_table(table) -> bool:
+    """Whether a built table has embed.css's look: the live table's 28 px rows, numbers
+    in a monospace font, right-aligned (the browser's own would be neither)."""
+    return table.evaluate("""t => {
+      const cell = t.querySelector('tbody td.data');
+      const style = getComputedStyle(cell);
+      return Math.abs(cell.parentElement.getBoundingClientRect().height - 28) <= 1
+        && style.textAlign === 'right' && /mono/.test(style.fontFamily);
+    }""")
 
 
 def test_built_results_show_before_python_is_ready_then_a_run_replaces_them_alike(
