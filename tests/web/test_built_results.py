@@ -47,6 +47,15 @@ def test_with_scripts_off_the_full_page_and_the_course_show_their_built_tables(
     assert styled_as_a_table(page.locator(f"#engine-backward {BUILT} table").first)
 
 
+@pytest.mark.parametrize("page_name", ["index.html", "course.html"])
+def test_on_a_phone_a_built_table_fits_without_scrolling_sideways(new_context, site, page_name):
+    page = new_context(java_script_enabled=False, viewport={"width": 390, "height": 844},
+                       is_mobile=True).new_page()
+    page.goto(site + page_name)
+    built = page.locator(f"autograd-playground {BUILT}").first
+    assert built.evaluate("b => b.scrollWidth <= b.clientWidth"), "it scrolls sideways"
+
+
 def styled_as_a_table(table) -> bool:
     """Whether a built table has embed.css's look: the live table's 28 px rows, numbers
     in a monospace font, right-aligned (the browser's own would be neither)."""
