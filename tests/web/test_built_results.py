@@ -37,7 +37,11 @@ def test_with_scripts_off_the_full_page_and_the_course_show_their_built_tables(
     expect(page.locator(f"{BUILT} .built-mark")).to_have_text(
         "Computed when this page was built · Run to run it here")
     assert styled_as_a_table(table)
+    # Its code, which is the example's and not in the page, is there too: what gave them.
+    expect(page.locator(f"{BUILT} pre.built-code")).to_contain_text(
+        'e = VTanh(g, VAdd(g, VMul(g, a, b), c))')
     page.goto(site + "course.html")
+    assert page.locator(f"{BUILT} .built-code").count() == 0  # each code is in the page
     shown = page.locator("autograd-playground").evaluate_all(
         f"els => els.map(e => [e.id, e.querySelectorAll('{BUILT} table').length])")
     # The exercises carry none: their results would give their answers away.
@@ -76,6 +80,7 @@ def test_built_results_show_before_python_is_ready_then_a_run_replaces_them_alik
     element = held.locator("autograd-playground")
     expect(element.locator(f"{BUILT} table")).to_be_visible()
     expect(element.locator(".first-hint")).to_be_hidden()
+    expect(element.locator(f"{BUILT} pre.built-code")).to_be_hidden()  # the editor's
     assert element.get_attribute("data-state") == "loading"
     before = built_rows(element)
 

@@ -69,7 +69,8 @@ def bake_page(html: str, site: Path, name: str, empty_code: str | None = None) -
     for playground, span in reversed(list(zip(reader.found, reader.spans, strict=True))):
         code = playground.code or empty_code or ""
         try:
-            built = results_html(code, playground.attributes, bool(playground.checks), site)
+            built = results_html(code, playground.attributes, bool(playground.checks), site,
+                                 show_code=not playground.code)
         except BakeError as error:
             where = f" on line {error.line} of its code" if error.line else ""
             raise PageBakeError(f"{name}:{span.line}: the playground failed when the page "

@@ -178,10 +178,15 @@ def table_html(table: dict, rows: int) -> str:
             + (f'<ul class="built-notes">{listed}</ul>\n' if listed else ""))
 
 
-def built_html(baked: Baked) -> str:
+def built_html(baked: Baked, code: str | None = None) -> str:
     """The element's child that shows `baked`: marked as built, styled by embed.css,
-    shown by the page (through its slot) until the first live result."""
+    shown by the page (through its slot) until the first live result; with the `code`
+    that gave it, for a playground whose code is not in the page (the site's full page,
+    on the example), shown only where the element is not defined (scripts off)."""
     parts = [f'<div data-role="built" slot="built">\n<p class="built-mark">{MARK}</p>\n']
+    if code is not None:
+        parts.append('<p class="built-heading built-code">Code</p>\n'
+                     f'<pre class="built-code">\n{escape(code, quote=False)}</pre>\n')
     if baked.output:
         parts.append('<p class="built-heading">Output</p>\n'
                      f'<pre class="built-output">\n{escape(baked.output, quote=False)}</pre>\n')
@@ -195,10 +200,10 @@ def built_html(baked: Baked) -> str:
 
 
 def results_html(code: str, attributes: dict[str, str | None], exercise: bool,
-                 site: Path) -> str:
+                 site: Path, show_code: bool = False) -> str:
     """The HTML of `code`'s results computed now with the runner and engine of the site
-    at `site`; none for an exercise, whose results would give its answer away. Raises
-    BakeError when the code fails."""
+    at `site` (`show_code`: with the code, see built_html); none for an exercise, whose
+    results would give its answer away. Raises BakeError when the code fails."""
     if exercise or not code.strip():
         return ""
-    return built_html(bake(code, site, timeout_of(attributes)))
+    return built_html(bake(code, site, timeout_of(attributes)), code if show_code else None)
