@@ -606,14 +606,17 @@ def learner_guide() -> None:
         SITE / "learners.html", DIST)
 
 
+def gzipped_files() -> list[Path]:
+    """The files of dist/ stored gzipped too: GZIPPED and the editor's script."""
+    return [DIST / path for path in GZIPPED] + sorted(DIST.glob(f"{EDITOR_CHUNK}-*.js"))
+
+
 def gzip_files() -> None:
-    """Write FILE.gz beside each of GZIPPED and the editor's script, by Zopfli
-    (web/tools/zopfli.mjs): 0.13 MB less than gzip's level 9 over a first visit. Each is
-    made once per content (the wasm takes Zopfli 16 s) and kept in build/gzipped/ under
-    its SHA-256."""
-    files = [DIST / path for path in GZIPPED] + sorted(DIST.glob(f"{EDITOR_CHUNK}-*.js"))
+    """Write FILE.gz beside each of gzipped_files(), by Zopfli (web/tools/zopfli.mjs):
+    0.14 MB less than gzip's level 9 over a first visit. Each is made once per content
+    (the wasm takes Zopfli 16 s) and kept in build/gzipped/ under its SHA-256."""
     kept = {file: GZIP_CACHE / f"{hashlib.sha256(file.read_bytes()).hexdigest()}.gz"
-            for file in files}
+            for file in gzipped_files()}
     missing = [str(path) for file, gz in kept.items() if not gz.exists() for path in (file, gz)]
     if missing:
         GZIP_CACHE.mkdir(parents=True, exist_ok=True)

@@ -4,19 +4,13 @@ browser decodes, as small as Zopfli makes it, and made once per content."""
 from __future__ import annotations
 
 import gzip
-from pathlib import Path
 
 import pytest
 
 import build
 
 
-def stored_gzipped() -> list[Path]:
-    return [build.DIST / path for path in build.GZIPPED] + sorted(
-        build.DIST.glob(f"{build.EDITOR_CHUNK}-*.js"))
-
-
-@pytest.mark.parametrize("file", stored_gzipped(), ids=lambda file: file.name)
+@pytest.mark.parametrize("file", build.gzipped_files(), ids=lambda file: file.name)
 def test_each_gzipped_copy_is_its_file_smaller_than_gzips_own_best(file):
     plain = file.read_bytes()
     stored = file.with_name(file.name + ".gz").read_bytes()
