@@ -114,7 +114,7 @@ export class GraphView {
   }
 
   /** Picture `table` (a runner table, or null for none), with its own grads; a `live`
-  *  step's neighbourhood once the steps pause (deadlines.livePictureSettleMs). */
+   *  step's neighbourhood once the steps pause (deadlines.livePictureSettleMs). */
   show(table, changed = () => false, { live = false } = {}) {
     this.ticket = null; // a drawing of the table before is no longer wanted
     this.table = table;
