@@ -12,6 +12,7 @@ Sphinx built.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import re
@@ -19,6 +20,8 @@ import shutil
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -142,15 +145,42 @@ def test_a_site_without_pyodides_wasm_fails_each_playground_saying_why(tmp_path,
     assert lines[3:] == ["1 page, 2 playgrounds, 0 exercises: 2 failed"]
 
 
+@contextmanager
+def serving_all_but(folder: Path, held: str) -> Iterator[str]:
+    """Serve `folder` as the command does, but leave each request for a file whose name
+    ends with `held` unanswered until the block ends; yields the base URL."""
+    release = threading.Event()
+
+    class Holding(server.Handler):
+        quiet = True
+
+        def do_GET(self) -> None:
+            if self.path.split("?")[0].endswith(held):
+                release.wait()
+            else:
+                super().do_GET()
+
+    holding = server.Server(("127.0.0.1", 0), functools.partial(Holding, directory=str(folder)))
+    threading.Thread(target=holding.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{holding.server_address[1]}/"
+    finally:
+        release.set()
+        holding.shutdown()
+        holding.server_close()
+
+
 def test_python_that_has_not_started_by_the_boot_deadline_fails_each_playground(
     tmp_path, monkeypatch, capsys
 ):
     course = broken_course(tmp_path, "bare.html")  # the site whole, as far as Python goes
-    monkeypatch.setattr(check, "BOOT_S", 0)  # no Python starts within no time
-    assert check.main([str(course)]) == 1
+    monkeypatch.setattr(check, "BOOT_S", 0)
+    with serving_all_but(course, "pyodide.asm.wasm.gz") as site:  # Python cannot start
+        page = f"{site}lesson.html"
+        assert check.main([page]) == 1
     why = "not run: Python did not start within 0 s (it was loading Python)"
     assert untimed(capsys.readouterr().out) == [
-        f"FAIL {course}/lesson.html: 2 playgrounds, 2 failed",
+        f"FAIL {page}: 2 playgrounds, 2 failed",
         f"     playground 1 (first): {why}",
         f"     playground 2: {why}",
         "1 page, 2 playgrounds, 0 exercises: 2 failed",
