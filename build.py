@@ -67,7 +67,7 @@ from autograd_playground.server import (  # noqa: E402
 
 DIST = ROOT / "dist"
 BUILD = ROOT / "build"
-GZIP_CACHE = BUILD / "gzipped"  # gzip_files()'s, by the SHA-256 of what they hold
+COMPRESSED_CACHE = BUILD / "compressed"  # compress_files()'s, by the SHA-256 of what they hold
 BUNDLES = BUILD / "bundles"  # esbuild's metafiles: what went into each bundle
 # The authors' package: its source, its long description, and where its wheel is written.
 PACKAGE = AUTHORS / "autograd_playground"
@@ -84,20 +84,22 @@ DOCS_SITE = BUILD / "docs-site"
 LEARNER_GUIDE = ROOT / "docs" / "learners.md"
 # Pyodide's script, which the worker asks for by its content (see bundle()).
 PYODIDE_SCRIPT = "pyodide.asm.mjs"
-# Files the site also stores gzipped, as FILE.gz beside FILE, which the Python worker
-# downloads and decodes (web/worker/stored.js): a static host (GitHub Pages, `python -m
-# http.server`) sends a file as it is stored, and Pyodide's wasm is 9.6 MB as it is, 3.4 MB
-# gzipped; its script 1.25 MB, 0.25 MB. Pyodide's standard library is a zip already (gzip
-# saves 2%). The plain files stay in dist/ for bare.html (the benchmark's bare Pyodide),
-# not in the authors' wheel; but for Pyodide's script, which the service worker keeps
-# (compiled, where the browser keeps code) as it is.
-GZIPPED = ["pyodide/pyodide.asm.wasm", f"pyodide/{PYODIDE_SCRIPT}", "pyodide/pyodide-lock.json",
-           "snapshot/files.json"]
+# Files the site also stores compressed, beside FILE, which the Python worker downloads
+# and decodes (web/worker/stored.js): a static host (GitHub Pages, `python -m
+# http.server`) sends a file as it is stored. Pyodide's wasm, 9.6 MB as it is, as
+# FILE.zst (ZSTD_STORED): 2.9 MB in Zstandard, 3.4 MB gzipped; the others as FILE.gz
+# (GZIPPED), small enough that a decoder of their own would cost more than it saves:
+# Pyodide's script 1.25 MB, 0.25 MB gzipped. Pyodide's standard library is a zip already
+# (gzip saves 2%). The plain files stay in dist/ for bare.html (the benchmark's bare
+# Pyodide), not in the authors' wheel; but for Pyodide's script, which the service worker
+# keeps (compiled, where the browser keeps code) as it is.
+ZSTD_STORED = ["pyodide/pyodide.asm.wasm"]
+GZIPPED = [f"pyodide/{PYODIDE_SCRIPT}", "pyodide/pyodide-lock.json", "snapshot/files.json"]
 # What of dist/ the authors' wheel leaves out: source maps, the benchmark's bare
-# Pyodide page and the plain copies of GZIPPED that no page of theirs asks for. The site's
-# own pages stay: the full-page playground is where an embedded playground's Share link
-# opens, and the chapter and training pages are templates to copy.
-NOT_IN_WHEEL = ["*.map", "bare.html", *(Path(path).name for path in GZIPPED
+# Pyodide page and the plain copies of the files stored compressed that no page of theirs
+# asks for. The site's own pages stay: the full-page playground is where an embedded
+# playground's Share link opens, and the chapter and training pages are templates to copy.
+NOT_IN_WHEEL = ["*.map", "bare.html", *(Path(path).name for path in ZSTD_STORED + GZIPPED
                                         if path != f"pyodide/{PYODIDE_SCRIPT}")]
 VENV = ROOT / ".venv"
 # How the tests and benchmarks start Chromium.
@@ -449,12 +451,15 @@ def bundle() -> None:
             "--chunk-names=chunks/[name]-[hash]",
             f"--define:EDITOR_SCRIPT={json.dumps('./' + editor_script)}")
     bundled(PAGE / "layout-worker.js")
-    bundled(WORKER / "snapshot-worker.js")
+    bundled(WORKER / "zstd.js")
+    bundled(WORKER / "snapshot-worker.js", "--external:./zstd.js")
     pyodide_script = content_addressed(f"pyodide/{PYODIDE_SCRIPT}",
                                        WEB / "node_modules" / "pyodide" / PYODIDE_SCRIPT)
     bundled(WORKER / "worker.js", "--external:./pyodide/*", "--loader:.py=text",
             f"--define:PYODIDE_SCRIPT={json.dumps('./' + pyodide_script)}",
-            f"--define:STORED_GZIPPED={json.dumps(GZIPPED)}")
+            "--define:STORED_COMPRESSED=" + json.dumps(
+                {path: stored_as(path) for path in ZSTD_STORED + GZIPPED}),
+            "--external:./zstd.js")
     # Each by the SHA-256 of its bytes, which the service worker checks on every use.
     kept = {pyodide_script: pyodide_script.rpartition("=")[2],
             editor_script: hashlib.sha256((DIST / editor_script).read_bytes()).hexdigest()}
@@ -606,34 +611,40 @@ def learner_guide() -> None:
         SITE / "learners.html", DIST)
 
 
-def gzipped_files() -> list[Path]:
-    """The files of dist/ stored gzipped too: GZIPPED and the editor's script."""
-    return [DIST / path for path in GZIPPED] + sorted(DIST.glob(f"{EDITOR_CHUNK}-*.js"))
+def compressed_files() -> dict[Path, Path]:
+    """The files of dist/ stored compressed too, each with its compressed copy: the
+    ZSTD_STORED, the GZIPPED and the editor's script (gzipped)."""
+    gzipped = [DIST / path for path in GZIPPED] + sorted(DIST.glob(f"{EDITOR_CHUNK}-*.js"))
+    return {**{DIST / path: DIST / stored_as(path) for path in ZSTD_STORED},
+            **{file: file.with_name(file.name + ".gz") for file in gzipped}}
 
 
-def gzip_files() -> None:
-    """Write FILE.gz beside each of gzipped_files(), by Zopfli (web/tools/zopfli.mjs):
-    0.14 MB less than gzip's level 9 over a first visit. Each is made once per content
-    (the wasm takes Zopfli 16 s) and kept in build/gzipped/ under its SHA-256."""
-    kept = {file: GZIP_CACHE / f"{hashlib.sha256(file.read_bytes()).hexdigest()}.gz"
-            for file in gzipped_files()}
-    missing = [str(path) for file, gz in kept.items() if not gz.exists() for path in (file, gz)]
+def compress_files() -> None:
+    """Write each of compressed_files()' copies, by web/tools/compress.mjs (Zopfli for
+    gzip: 0.14 MB less than gzip's level 9 over a first visit). Each is made once per
+    content (the wasm takes Zopfli 16 s) and kept in build/compressed/ under its SHA-256."""
+    kept = {file: COMPRESSED_CACHE / (hashlib.sha256(file.read_bytes()).hexdigest()
+                                      + copy.suffix) for file, copy in compressed_files().items()}
+    missing = [str(path) for file, cached in kept.items() if not cached.exists()
+               for path in (file, cached)]
     if missing:
-        GZIP_CACHE.mkdir(parents=True, exist_ok=True)
-        run(need("node", "nodejs"), TOOLS / "zopfli.mjs", *missing, cwd=WEB)
-    for file, gz in kept.items():
-        shutil.copyfile(gz, file.with_name(file.name + ".gz"))
+        COMPRESSED_CACHE.mkdir(parents=True, exist_ok=True)
+        run(need("node", "nodejs"), TOOLS / "compress.mjs", *missing, cwd=WEB)
+    for file, copy in compressed_files().items():
+        shutil.copyfile(kept[file], copy)
 
 
 def stored_as(path: str) -> str:
-    """The file the worker downloads for `path`: its gzipped copy, if the site has one."""
+    """The file the worker downloads for `path`: its compressed copy, if the site has one."""
+    if path in ZSTD_STORED:
+        return f"{path}.zst"
     return f"{path}.gz" if path in GZIPPED else path
 
 
 def add_sizes() -> None:
     """Give site.json the size of each file Python's start may download, by its path in
-    dist/, as it is sent (gzipped, for GZIPPED): the worker counts the bytes that arrive
-    towards them, for the page's progress bar."""
+    dist/, as it is sent (compressed, for ZSTD_STORED and GZIPPED): the worker counts the
+    bytes that arrive towards them, for the page's progress bar."""
     manifest = json.loads((DIST / "site.json").read_text(encoding="utf-8"))
     paths = [*(f"pyodide/{name}" for name in PYODIDE_FILES), manifest["engine"],
              *manifest["runner"]["files"], manifest["snapshot"]["memory"],
@@ -653,7 +664,7 @@ def build() -> None:
     bake_pages()
     notices(micropip)
     make_snapshot(engine)
-    gzip_files()
+    compress_files()
     add_sizes()
     learner_guide()
     print(f"built {DIST}")

@@ -164,8 +164,8 @@ def test_serve_serves_the_site_with_the_headers_pyodide_and_stop_need(package):
         line = served.stdout.readline()
         url = re.fullmatch(r"serving .* \(cross-origin isolated\) at (http://\S+/)\n", line)
         assert url, line
-        with urllib.request.urlopen(url[1] + "pyodide/pyodide.asm.wasm.gz") as response:
-            assert response.headers["Content-Type"] == "application/gzip"  # as stored
+        with urllib.request.urlopen(url[1] + "pyodide/pyodide.asm.wasm.zst") as response:
+            assert response.headers["Content-Type"] == "application/zstd"  # as stored
         with urllib.request.urlopen(url[1]) as response:  # the full-page playground
             assert response.read() == (build.DIST / "index.html").read_bytes()
         with urllib.request.urlopen(url[1] + "embed.js") as response:

@@ -356,7 +356,7 @@ def test_stops_restart_needs_neither_the_wasm_nor_the_snapshot_again(new_context
         asked.append(route.request.url)
         route.fulfill(status=404)
 
-    for path in ("**/pyodide.asm.wasm.gz", SNAPSHOT):
+    for path in ("**/pyodide.asm.wasm.zst", SNAPSHOT):
         context.route(path, refuse)
     playground.button("Stop").click()
     assert playground.wait_for("stopped") == "stopped"

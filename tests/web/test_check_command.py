@@ -135,7 +135,7 @@ def test_a_site_without_its_worker_fails_each_playground_saying_python_did_not_s
 
 
 def test_a_site_without_pyodides_wasm_fails_each_playground_saying_why(tmp_path, capsys):
-    course = broken_course(tmp_path, "pyodide/pyodide.asm.wasm.gz")
+    course = broken_course(tmp_path, "pyodide/pyodide.asm.wasm.zst")
     assert check.main([str(course)]) == 1
     why = "not run: Python did not start: failed: Pyodide's wasm could not be loaded: "
     lines = untimed(capsys.readouterr().out)
@@ -175,7 +175,7 @@ def test_python_that_has_not_started_by_the_boot_deadline_fails_each_playground(
 ):
     course = broken_course(tmp_path, "bare.html")  # the site whole, as far as Python goes
     monkeypatch.setattr(check, "BOOT_S", 0)
-    with serving_all_but(course, "pyodide.asm.wasm.gz") as site:  # Python cannot start
+    with serving_all_but(course, "pyodide.asm.wasm.zst") as site:  # Python cannot start
         page = f"{site}lesson.html"
         assert check.main([page]) == 1
     why = "not run: Python did not start within 0 s (it was loading Python)"

@@ -67,7 +67,7 @@ def test_ten_playgrounds_share_one_python_and_each_keeps_its_own_globals_and_tab
     for box in boxes:  # pressed one after another: the runs queue
         box.button("Run").click()
     wait_for_all(page, "done")
-    assert sum(url.endswith("/pyodide.asm.wasm.gz") for url in urls) == 1
+    assert sum(url.endswith("/pyodide.asm.wasm.zst") for url in urls) == 1
     assert sum(url.endswith("/snapshot/memory.zst") for url in urls) == 1
     assert [w.evaluate("self.name") for w in page.workers].count("python") == 1
     for i, (box, name) in enumerate(zip(boxes, names, strict=True)):
@@ -111,7 +111,7 @@ def test_a_course_page_on_another_origin_embeds_the_site(pages, site, new_page, 
     assert data_model.run() == "done"
     assert [row[3] for row in data_model.rows()] == CHAPTER_DATA
     assert all(u.startswith((site, pages.url, "blob:")) for u in urls)
-    assert any(u.startswith(site) and u.endswith("/pyodide.asm.wasm.gz") for u in urls)
+    assert any(u.startswith(site) and u.endswith("/pyodide.asm.wasm.zst") for u in urls)
 
 
 def host_snippet() -> str:

@@ -13,7 +13,7 @@ FAILURES = {
         lambda context: context.route("**/site.json", lambda route: route.fulfill(body="<html>")),
         "site.json is not JSON"),
     "the wasm missing": (
-        lambda context: context.route("**/pyodide.asm.wasm.gz",
+        lambda context: context.route("**/pyodide.asm.wasm.zst",
                                       lambda route: route.fulfill(status=404)),
         "Pyodide's wasm could not be loaded"),
     "the wheel and the snapshot missing": (
@@ -61,7 +61,7 @@ def test_retry_starts_python_again_and_a_run_works_once_it_can_start(new_context
 
 
 STALL_MS = 2_000  # the tests' deadline for a silent start, from the page's 60 s
-WASM = "**/pyodide.asm.wasm.gz"
+WASM = "**/pyodide.asm.wasm.zst"
 
 
 def silent_start(new_context, site: str, answered: int) -> tuple[Playground, list[str]]:

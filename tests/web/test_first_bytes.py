@@ -1,10 +1,10 @@
 """What a first visit downloads before its first result, from a plain static host (no
-compression by the server): Pyodide's wasm and script, the largest JSON files and the
-editor's script come stored gzipped and are decoded in the browser (the editor's:
-test_editor_script.py), the memory snapshot comes compressed with Zstandard
+compression by the server): Pyodide's wasm comes stored in Zstandard, its script, the
+largest JSON files and the editor's script stored gzipped, each decoded in the browser (the
+editor's: test_editor_script.py), the memory snapshot comes compressed with Zstandard
 (test_boot.py), and the standard library's zip comes after the first result (its test:
-test_stdlib_later.py); a gzipped file that is cut short or damaged fails the start with an
-error that names it."""
+test_stdlib_later.py); a stored file that is cut short or damaged fails the start with an
+error that names it, and one the host decodes itself is used as it comes."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_a_first_visit_downloads_its_budget_before_its_first_result(new_context)
         playground.page.wait_for_function("window.firstResultAt")
         assert playground.state == "done"
         sizes = link.bytes_asked(0, playground.page.evaluate("window.firstResultAt") / 1000)
-    assert "/pyodide/pyodide.asm.wasm.gz" in sizes
+    assert "/pyodide/pyodide.asm.wasm.zst" in sizes
     assert "/pyodide/pyodide.asm.wasm" not in sizes
     assert "/pyodide/pyodide.asm.mjs.gz" in sizes
     assert "/pyodide/pyodide.asm.mjs" not in sizes
@@ -55,18 +55,30 @@ def test_a_first_visit_downloads_its_budget_before_its_first_result(new_context)
     assert total <= FIRST_VISIT_BUDGET, sorted(sizes.items(), key=lambda item: -item[1])
 
 
-def test_a_gzipped_wasm_cut_short_fails_the_start_naming_it(new_context, site):
-    stored = (build.DIST / "pyodide" / "pyodide.asm.wasm.gz").read_bytes()
+def test_a_wasm_cut_short_fails_the_start_naming_it(new_context, site):
+    stored = (build.DIST / "pyodide" / "pyodide.asm.wasm.zst").read_bytes()
     context = new_context()
-    context.route("**/pyodide.asm.wasm.gz",
+    context.route("**/pyodide.asm.wasm.zst",
                   lambda route: route.fulfill(body=stored[: len(stored) // 2],
-                                              content_type="application/gzip"))
+                                              content_type="application/zstd"))
     playground = Playground(context.new_page())
     playground.page.goto(site)
     playground.wait_for("error")
     status = playground.element.locator(".status").inner_text()
     assert status.startswith("failed: Pyodide's wasm could not be loaded: "
-                             "pyodide/pyodide.asm.wasm.gz is damaged or cut short"), status
+                             "pyodide/pyodide.asm.wasm.zst is damaged or cut short"), status
+
+
+def test_a_wasm_the_host_sends_decoded_starts_python(new_context, site):
+    """As a host that sends the .zst with `Content-Encoding: zstd` would have it."""
+    plain = (build.DIST / "pyodide" / "pyodide.asm.wasm").read_bytes()
+    context = new_context()
+    context.route("**/pyodide.asm.wasm.zst",
+                  lambda route: route.fulfill(body=plain, content_type="application/wasm"))
+    playground = Playground(context.new_page())
+    playground.page.goto(site)
+    playground.run("print(6 * 7)")
+    assert playground.output.strip() == "42"
 
 
 @pytest.mark.parametrize("path", ["pyodide/pyodide-lock.json", "pyodide/pyodide.asm.mjs"])

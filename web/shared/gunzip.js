@@ -1,29 +1,36 @@
-// Files the build stores gzipped, decoded in the browser as they arrive: a static host
-// (GitHub Pages, a university's web server, `python -m http.server`) sends a file as it
-// is stored. The Python worker's files (web/worker/stored.js) and the editor's script
-// (web/page/editor-script.js) come this way.
+// Files the build stores gzipped (or in another format: stored.js's Zstandard), decoded
+// in the browser as they arrive: a static host (GitHub Pages, a university's web server,
+// `python -m http.server`) sends a file as it is stored. The Python worker's files
+// (web/worker/stored.js) and the editor's script (web/page/editor-script.js) come this way.
 //
 // A host that sends a .gz with `Content-Encoding: gzip` has the browser decode it
-// already: a body that does not start as gzip does is used as it comes.
+// already: a body that does not start as its format does is used as it comes.
 
-const GZIP_MAGIC = [0x1f, 0x8b];
+/** gzip's format: its first bytes and its decoding (a stream of its bytes to one of
+ *  theirs decoded). ../worker/zstd.js has Zstandard's, for Pyodide's wasm. */
+export const GZIP = {
+  magic: [0x1f, 0x8b],
+  decode: async (stream) => stream.pipeThrough(new DecompressionStream("gzip")),
+};
 
-/** A file stored gzipped whose bytes do not decode: cut short, or damaged. */
+/** A file stored compressed whose bytes do not decode: cut short, or damaged. */
 class Undecodable extends Error {}
 
 /**
- * The bytes of `body` (the stored file `name`'s) decoded, unless they are not gzip's (the
- * browser decoded them already); an error in decoding is an Undecodable, told to `failed` too.
+ * The bytes of `body` (the stored file `name`'s, in `format`: GZIP or one like it, or a
+ * promise of one) decoded, unless they are not of that format (the browser decoded them
+ * already); an error in decoding is an Undecodable, told to `failed` too.
  */
-export function decoded(name, body, failed) {
+export function decoded(name, body, failed, format = GZIP) {
   const [sniffed, whole] = body.tee();
   let reader = null;
   const open = async () => {
     const sniffing = sniffed.getReader();
     const { value } = await sniffing.read();
     sniffing.cancel().catch(() => {});
-    const gzip = value?.length >= 2 && value[0] === GZIP_MAGIC[0] && value[1] === GZIP_MAGIC[1];
-    return (gzip ? whole.pipeThrough(new DecompressionStream("gzip")) : whole).getReader();
+    const { magic, decode } = await format;
+    const compressed = value?.length >= magic.length && magic.every((byte, i) => value[i] === byte);
+    return (compressed ? await decode(whole) : whole).getReader();
   };
   return new ReadableStream({
     async pull(controller) {
@@ -33,7 +40,7 @@ export function decoded(name, body, failed) {
         if (done) controller.close();
         else controller.enqueue(value);
       } catch (error) {
-        const why = new Undecodable(`${name} is damaged or cut short: it does not decode as gzip (${error.message})`);
+        const why = new Undecodable(`${name} is damaged or cut short: it does not decode (${error.message})`);
         failed(why);
         controller.error(why);
       }

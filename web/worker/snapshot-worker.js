@@ -12,14 +12,8 @@
 //                                         (an ArrayBuffer, transferred)
 //       {type: "unusable", why}           the download fails its check, or does not inflate
 
-import { ZSTDDecoder } from "zstddec";
 import { sha256Hex } from "../shared/sha256.js";
-
-// Zstandard's decoder (WebAssembly), made ready while the snapshot downloads.
-const decoder = new ZSTDDecoder();
-const decoderReady = decoder.init();
-// The first bytes of a Zstandard frame.
-const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+import { ZSTANDARD, zstdReady } from "./zstd.js"; // made ready while the snapshot downloads
 
 addEventListener("message", async ({ data: { url, sha256 } }) => {
   const response = await fetch(url).catch(() => ({ ok: false, status: "none: no response" }));
@@ -38,9 +32,8 @@ addEventListener("message", async ({ data: { url, sha256 } }) => {
     return;
   }
   try {
-    if (!ZSTD_MAGIC.every((byte, i) => compressed[i] === byte)) throw new Error("it is not Zstandard's");
-    await decoderReady;
-    const stored = decoder.decode(compressed).buffer;
+    if (!ZSTANDARD.magic.every((byte, i) => compressed[i] === byte)) throw new Error("it is not Zstandard's");
+    const stored = (await zstdReady).decode(compressed).buffer;
     postMessage({ type: "inflated", stored }, [stored]);
   } catch (error) {
     postMessage({ type: "unusable", why: `could not be inflated: ${error.message}` });

@@ -24,6 +24,7 @@ MIME_TYPES = {
     ".whl": "application/zip",
     ".zip": "application/zip",
     ".gz": "application/gzip",
+    ".zst": "application/zstd",
 }
 
 
