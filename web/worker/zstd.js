@@ -43,11 +43,9 @@ export function unzstd(body) {
           controller.close();
           return;
         }
-        const out = stream.push(value);
-        if (out.length) {
-          controller.enqueue(out);
-          return;
-        }
+        const parts = stream.push(value);
+        for (const part of parts) controller.enqueue(part);
+        if (parts.length) return;
       }
     },
     cancel(reason) {
@@ -69,7 +67,7 @@ class DecodingStream {
     this.complete = true; // whether every frame begun has ended
   }
 
-  /** The bytes `chunk` decodes to, with what came before it. */
+  /** The bytes `chunk` decodes to, with what came before it, in parts. */
   push(chunk) {
     const input = wasm.malloc(chunk.byteLength);
     const parts = [];
@@ -83,11 +81,11 @@ class DecodingStream {
         this.complete = hint === 0;
         const written = this.word(this.outBuffer, 2);
         if (written) parts.push(new Uint8Array(wasm.memory.buffer, this.out, written).slice());
-      } while (this.word(this.inBuffer, 2) < chunk.byteLength || this.word(this.outBuffer, 2) === this.outSize);
+      } while (this.word(this.inBuffer, 2) < chunk.byteLength);
     } finally {
       wasm.free(input);
     }
-    return parts.length === 1 ? parts[0] : joined(parts);
+    return parts;
   }
 
   words(at, ...values) {
@@ -105,14 +103,4 @@ class DecodingStream {
     for (const block of [this.out, this.inBuffer, this.outBuffer]) wasm.free(block);
     this.context = null;
   }
-}
-
-function joined(parts) {
-  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.length;
-  }
-  return whole;
 }
