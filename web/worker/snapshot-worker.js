@@ -13,7 +13,11 @@
 //       {type: "unusable", why}           the download fails its check, or does not inflate
 
 import { sha256Hex } from "../shared/sha256.js";
-import { ZSTANDARD, zstdReady } from "./zstd.js"; // made ready while the snapshot downloads
+
+// Zstandard's decoder (zstd.js, which the Python worker loads too), made ready while the
+// snapshot downloads.
+const zstd = import("./zstd.js");
+zstd.catch(() => {}); // told when the snapshot is decoded
 
 addEventListener("message", async ({ data: { url, sha256 } }) => {
   const response = await fetch(url).catch(() => ({ ok: false, status: "none: no response" }));
@@ -32,6 +36,7 @@ addEventListener("message", async ({ data: { url, sha256 } }) => {
     return;
   }
   try {
+    const { ZSTANDARD, zstdReady } = await zstd;
     if (!ZSTANDARD.magic.every((byte, i) => compressed[i] === byte)) throw new Error("it is not Zstandard's");
     const stored = (await zstdReady).decode(compressed).buffer;
     postMessage({ type: "inflated", stored }, [stored]);
