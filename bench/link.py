@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 from urllib.parse import unquote, urlsplit
 
-from autograd_playground.server import Handler, Server
+from autograd_playground.server import Handler, serving
 
 CHUNK = 16 * 1024  # what the link sends at a time, in turn with the other responses
 
@@ -87,15 +86,8 @@ class LinkHandler(Handler):
                 self.response.sent += len(chunk)
 
 
-@contextmanager
-def serving_over(link: Link, directory: Path, isolation: bool = True) -> Iterator[str]:
-    """Serve `directory` over `link` while in the block; yields its base URL."""
-    handler = type("LinkSiteHandler", (LinkHandler,),
-                   {"isolation": isolation, "quiet": True, "link": link})
-    server = Server(("127.0.0.1", 0), lambda *args: handler(*args, directory=str(directory)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+def serving_over(link: Link, directory: Path,
+                 isolation: bool = True) -> AbstractContextManager[str]:
+    """Serve `directory` over `link` while in the block (a context manager that yields
+    its base URL)."""
+    return serving(directory, isolation, type("OverLink", (LinkHandler,), {"link": link}))

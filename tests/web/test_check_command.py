@@ -12,7 +12,6 @@ Sphinx built.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import os
 import re
@@ -20,8 +19,6 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -145,29 +142,16 @@ def test_a_site_without_pyodides_wasm_fails_each_playground_saying_why(tmp_path,
     assert lines[3:] == ["1 page, 2 playgrounds, 0 exercises: 2 failed"]
 
 
-@contextmanager
-def serving_all_but(folder: Path, held: str) -> Iterator[str]:
-    """Serve `folder` as the command does, but leave each request for a file whose name
-    ends with `held` unanswered until the block ends; yields the base URL."""
-    release = threading.Event()
-
+def holding(held: str, release: threading.Event) -> type[server.Handler]:
+    """The site's handler, but leaving each request for a file whose name ends with `held`
+    unanswered until `release` is set."""
     class Holding(server.Handler):
-        quiet = True
-
         def do_GET(self) -> None:
             if self.path.split("?")[0].endswith(held):
                 release.wait()
             else:
                 super().do_GET()
-
-    holding = server.Server(("127.0.0.1", 0), functools.partial(Holding, directory=str(folder)))
-    threading.Thread(target=holding.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{holding.server_address[1]}/"
-    finally:
-        release.set()
-        holding.shutdown()
-        holding.server_close()
+    return Holding
 
 
 def test_python_that_has_not_started_by_the_boot_deadline_fails_each_playground(
@@ -175,9 +159,11 @@ def test_python_that_has_not_started_by_the_boot_deadline_fails_each_playground(
 ):
     course = broken_course(tmp_path, "bare.html")  # the site whole, as far as Python goes
     monkeypatch.setattr(check, "BOOT_S", 0)
-    with serving_all_but(course, "pyodide.asm.wasm.zst") as site:  # Python cannot start
+    release = threading.Event()
+    with server.serving(course, handler=holding("pyodide.asm.wasm.zst", release)) as site:
         page = f"{site}lesson.html"
-        assert check.main([page]) == 1
+        assert check.main([page]) == 1  # Python cannot start: its wasm never comes
+        release.set()
     why = "not run: Python did not start within 0 s (it was loading Python)"
     assert untimed(capsys.readouterr().out) == [
         f"FAIL {page}: 2 playgrounds, 2 failed",

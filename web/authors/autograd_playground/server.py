@@ -70,23 +70,26 @@ class Server(http.server.ThreadingHTTPServer):
 
 
 def make_server(directory: Path, port: int = 0, isolation: bool = True,
-                quiet: bool = False) -> Server:
-    """A server for `directory` on 127.0.0.1 (port 0 picks a free one)."""
-    handler = type("SiteHandler", (Handler,), {"isolation": isolation, "quiet": quiet})
-    return Server(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
+                quiet: bool = False, handler: type[Handler] = Handler) -> Server:
+    """A server for `directory` on 127.0.0.1 (port 0 picks a free one), its requests
+    answered by `handler` (Handler, or a subclass: the benchmark's throttled link)."""
+    answering = type("SiteHandler", (handler,), {"isolation": isolation, "quiet": quiet})
+    return Server(("127.0.0.1", port), functools.partial(answering, directory=str(directory)))
 
 
-def start_in_background(directory: Path, isolation: bool = True) -> tuple[Server, str]:
+def start_in_background(directory: Path, isolation: bool = True,
+                        handler: type[Handler] = Handler) -> tuple[Server, str]:
     """Serve `directory` quietly from a daemon thread; the server and its base URL."""
-    server = make_server(directory, isolation=isolation, quiet=True)
+    server = make_server(directory, isolation=isolation, quiet=True, handler=handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 @contextmanager
-def serving(directory: Path, isolation: bool = True) -> Iterator[str]:
+def serving(directory: Path, isolation: bool = True,
+            handler: type[Handler] = Handler) -> Iterator[str]:
     """Serve `directory` quietly while in the block; yields its base URL."""
-    server, url = start_in_background(directory, isolation)
+    server, url = start_in_background(directory, isolation, handler)
     try:
         yield url
     finally:
