@@ -20,7 +20,7 @@ export const zstdReady = decoder.init().then(() => decoder);
 
 /** Zstandard's format, as ../shared/gunzip.js's decoded() takes one: the first bytes of
  *  its frames, and unzstd. */
-export const ZSTANDARD = { magic: [0x28, 0xb5, 0x2f, 0xfd], decode: async (stream) => unzstd(stream) };
+export const ZSTANDARD = { magic: [0x28, 0xb5, 0x2f, 0xfd], decode: unzstd };
 
 /**
  * The bytes of `body` (a ReadableStream of Zstandard's frames) decoded as they arrive; an
@@ -34,18 +34,22 @@ export function unzstd(body) {
       reader ??= body.getReader();
       await zstdReady;
       stream ??= new DecodingStream();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) {
-          const complete = stream.complete;
-          stream.free();
-          if (!complete) throw new Error("it ends in the middle of a frame");
-          controller.close();
-          return;
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) {
+            if (!stream.complete) throw new Error("it ends in the middle of a frame");
+            stream.free();
+            controller.close();
+            return;
+          }
+          const parts = stream.push(value);
+          for (const part of parts) controller.enqueue(part);
+          if (parts.length) return;
         }
-        const parts = stream.push(value);
-        for (const part of parts) controller.enqueue(part);
-        if (parts.length) return;
+      } catch (error) {
+        stream.free(); // its context and buffers, in zstddec's memory
+        throw error;
       }
     },
     cancel(reason) {
