@@ -139,22 +139,44 @@ def test_a_big_graphs_picture_follows_live_steps_once_they_pause_and_a_small_one
     expect(box(playground, 0).locator(".data-line")).to_have_text("data 2.1", timeout=RUN_MS)
 
 
-def test_a_live_step_builds_the_tables_rows_once(playground):
+def test_a_live_step_redraws_only_the_cells_that_changed_and_each_once(playground):
     """The table, then each stepper's grads and marks, change as a result comes: the rows
-    in view are built once for them all."""
+    in view are drawn once for them all, and of those rows only the cells whose values
+    changed are new (the browser lays out and paints only them)."""
     run_and_draw(playground)
     playground.element.evaluate("""el => {
-        el.rowsBuilt = 0;
+        el.added = [];
+        el.rowsAdded = 0;
         const body = el.shadowRoot.querySelector('tbody');
         new MutationObserver((records) => {
-          el.rowsBuilt += records.filter((r) => r.addedNodes.length > 0).length;
-        }).observe(body, { childList: true });
+          for (const r of records) {
+            if (r.target === body) el.rowsAdded += r.addedNodes.length;
+            else for (const cell of r.addedNodes) {
+              el.added.push(`${cell.closest('tr').dataset.node} ${cell.className}`);
+            }
+          }
+        }).observe(body, { childList: true, subtree: true });
     }""")
+    before = data_cells(playground)
     put_cursor_after(playground, "MakeValue(g, 2")
     playground.page.keyboard.press("Alt+ArrowUp")
     wait_for_a(playground, "2.1")
     assert playground.wait_for("done") == "done"
-    assert playground.element.evaluate("el => el.rowsBuilt") == 1
+    after = data_cells(playground)
+    added = playground.element.evaluate("el => el.added")
+    changed_data = {f"{node} data changed" for node in after if after[node] != before[node]}
+    assert playground.element.evaluate("el => el.rowsAdded") == 0
+    assert len(added) == len(set(added)), "a cell drawn twice"
+    assert {cell.split(" ", 1)[1] for cell in added} <= {"data changed", "grad changed",
+                                                         "data", "grad"}
+    assert changed_data and changed_data <= set(added)
+
+
+def data_cells(playground) -> dict[str, str]:
+    """The text of each data cell in view, by its node's index."""
+    return dict(playground.element.evaluate(
+        "el => [...el.shadowRoot.querySelectorAll('tbody tr[data-node]')]"
+        ".map((tr) => [tr.dataset.node, tr.querySelector('td.data').textContent])"))
 
 
 def test_alt_arrows_away_from_a_number_still_move_the_line(playground):

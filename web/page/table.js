@@ -271,12 +271,15 @@ export class TablePanel {
     const height = this.viewHeight || 600;
     const first = Math.max(0, Math.floor(top / ROW_PX) - MARGIN_ROWS);
     const last = Math.min(count, Math.ceil((top + height) / ROW_PX) + MARGIN_ROWS);
-    const key = `${first}:${last}`;
+    const key = `${first}:${last}:${count}`;
     if (this.window === key) return;
-    this.window = key;
     const rows = [];
     for (let i = first; i < last; i++) rows.push(this.row(t, i));
-    this.body.replaceChildren(spacer(first * ROW_PX), ...rows, spacer((count - last) * ROW_PX));
+    // The same rows again (a live step's new numbers, a replay's grads): each cell that
+    // shows the same is kept, so the browser lays out and paints only those that changed.
+    if (this.drawn === key) rows.forEach((row, i) => keepSame(this.body.rows[i + 1], row));
+    else this.body.replaceChildren(spacer(first * ROW_PX), ...rows, spacer((count - last) * ROW_PX));
+    this.window = this.drawn = key;
   }
 
   row(t, i) {
@@ -372,6 +375,13 @@ function number(value, className, text) {
 /** A data or grad written whole: a number's repr, or the text of what is not one. */
 function wholeValue(value, notNumber) {
   return value === null ? (notNumber ?? "") : fullNumber(value);
+}
+
+/** Make row `old` show what `row` shows, keeping its cells that are the same. */
+function keepSame(old, row) {
+  for (const name of old.getAttributeNames()) if (!row.hasAttribute(name)) old.removeAttribute(name);
+  for (const { name, value } of row.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  [...row.cells].forEach((cell, k) => old.cells[k].isEqualNode(cell) || old.cells[k].replaceWith(cell));
 }
 
 function spacer(px) {
