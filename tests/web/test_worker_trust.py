@@ -6,7 +6,9 @@ forge a result, a state, or another run's output. A message that breaks the
 protocol ends its run as an error, and the next run works.
 """
 
+import base64
 import json
+import struct
 
 from engine import Graph, MakeValue, VMul
 from playground_runner.tables import table
@@ -108,6 +110,10 @@ def test_a_result_that_is_not_runner_pys_ends_the_run_as_an_error(playground):
         with_tables({**valid, "grad": [None, 0.0]}),
         with_tables({**valid, "args": [[], [0, 2]]}),
         with_tables(*[valid] * 101),
+        # Packed numbers (packed.py) that are not base64, cut in a number, or too many.
+        with_tables({**valid, "data": "not base64!"}),
+        with_tables({**valid, "grad": base64.b64encode(struct.pack("<dd", 1, 2)[:-1]).decode()}),
+        with_tables({**valid, "data": base64.b64encode(struct.pack("<3d", 1, 2, 3)).decode()}),
     ]
     for result in bad_results:
         playground.start(LOOP)

@@ -25,6 +25,7 @@ const MAX_DOWNLOAD_BYTES = 1_000_000_000;
 const STATUSES = ["done", "error", "stopped"];
 const STREAMS = contract.output.streams;
 const NUMBER_WORDS = TABLE.numberWords;
+const PACKED = ["data", "grad"];
 
 export class Malformed extends Error {}
 
@@ -171,6 +172,7 @@ export function parseResult(json) {
   if (!valid) throw new Malformed("a result that is not the runner's");
   if (result.tables.length > TABLE.perRun) throw new Malformed(`more than ${TABLE.perRun} tables`);
   result.tables.forEach((t, i) => {
+    unpack(t, i);
     const problem = tableProblem(t);
     if (problem) throw new Malformed(`table ${i} ${problem}`);
   });
@@ -200,6 +202,31 @@ export function parseSteps(json, t) {
 function isVerdict(v) {
   return isObject(v) && Array.isArray(v.messages) && v.messages.every(isString)
     && v.passed === (v.messages.length === 0);
+}
+
+/** Table `t`'s data and grad columns as lists, where they came packed (the runner's
+ *  packed.py): the base64 of little-endian float64s. A nan or an infinity is its number
+ *  word again, and a nan stands for a value that is not a number where notNumbers has
+ *  its text: null. What they hold is checked with the rest of the table. */
+function unpack(t, i) {
+  for (const name of PACKED) {
+    if (!isObject(t) || typeof t[name] !== "string") continue;
+    let bytes;
+    try {
+      bytes = Uint8Array.from(atob(t[name]), (c) => c.charCodeAt(0));
+    } catch {
+      throw new Malformed(`table ${i} has a "${name}" that is not base64`);
+    }
+    if (bytes.length % 8 !== 0) throw new Malformed(`table ${i} has a "${name}" cut in a number`);
+    const numbers = new DataView(bytes.buffer);
+    const texts = isObject(t.notNumbers) && isObject(t.notNumbers[name]) ? t.notNumbers[name] : {};
+    t[name] = Array.from({ length: bytes.length / 8 }, (_, node) => {
+      const x = numbers.getFloat64(8 * node, true);
+      if (Number.isFinite(x)) return x;
+      if (Object.hasOwn(texts, node)) return null;
+      return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
+    });
+  }
 }
 
 /** What is wrong with `t` as a table, or null when the runner could have sent it: it

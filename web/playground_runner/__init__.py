@@ -36,6 +36,7 @@ from .fresh import Pristine, RunState, StandardLibrary, Stopped, stop
 from .frozen import FROZEN
 from .guard import guard
 from .output import TICK, NoInput, Output, Stream
+from .packed import packed_table
 from .plots import Plots
 from .pyodide_api import PyodideApi
 from .show import Show
@@ -64,14 +65,15 @@ class Runner:
             report: Callable[[str], None] | None = None,
             send_plots: Callable[[str], None] | None = None,
             pace: Callable[[bool], bool] | None = None, unseen: bool = False,
-            end_callbacks: Callable[[], None] | None = None) -> str:
+            end_callbacks: Callable[[], None] | None = None, packed: bool = False) -> str:
         """Run `code` in a fresh namespace, then, if it ended without error, the author's
         `checks` on what it left; returns the result as JSON for the page. `report` hears,
         as it happens, each time the code reaches into the playground itself (guard.py);
         `send_plots`, as they gather, the points and pictures of `plot` and `boundary`;
         `pace`, as each step of them begins, whether it may (plots.py). An `unseen` run
         (the worker's warm-up) leaves the steps held of the last run. `end_callbacks` is
-        the worker's, which ends what the run handed JavaScript to call later (let_go)."""
+        the worker's, which ends what the run handed JavaScript to call later (let_go).
+        `packed` (the worker's runs) sends the tables' numbers packed for the page (packed.py)."""
         output = Output(send_output)
         result = {"status": "done", "error": None, "line": None, "ms": 0.0,
                   "ended": time.time() * 1000, "tables": [], "check": None}
@@ -111,7 +113,7 @@ class Runner:
                     continue
         while True:
             try:
-                text = _json(result, output, self)
+                text = _json(result, output, self, packed)
                 break
             except KeyboardInterrupt:  # a Stop that came just as the run ended
                 result["status"] = "stopped"
@@ -280,19 +282,24 @@ def _redirect(output: Output) -> None:
         signal.signal(TICK, output.tick)
 
 
-def _json(result: dict, output: Output, runner: Runner) -> str:
-    """The result as JSON, after the output; a table that cannot be sent is noted instead
-    (and the runner keeps what makes the steps of those sent)."""
+def _json(result: dict, output: Output, runner: Runner, packed: bool) -> str:
+    """The result as JSON, after the output, its tables' numbers `packed` or not; a table
+    that cannot be sent is noted instead (and the runner keeps what makes the steps of
+    those sent)."""
     try:
-        text = json.dumps(result, allow_nan=False)
+        text = json.dumps(_as_sent(result, packed), allow_nan=False)
     except (TypeError, ValueError):
         sent = [(t, later) for t, later in zip(result["tables"], runner.later, strict=True)
                 if _sendable(t, output)]
         result["tables"] = [t for t, _ in sent]
         runner.later = [later for _, later in sent]
-        text = json.dumps(result, allow_nan=False)
+        text = json.dumps(_as_sent(result, packed), allow_nan=False)
     output.flush()
     return text
+
+
+def _as_sent(result: dict, packed: bool) -> dict:
+    return {**result, "tables": list(map(packed_table, result["tables"]))} if packed else result
 
 
 def _sendable(table: dict, output: Output) -> bool:

@@ -30,6 +30,9 @@ const later = setTimeout;
 const toString = String;
 
 const MENTIONS_MICROPIP = /\bmicropip\b/;
+// The runner sends its tables' numbers packed (playground_runner/packed.py): the page
+// unpacks them (protocol.js).
+const PACKED = true;
 // The learner's run whose tables the runner holds the steps of (a warm-up run keeps them).
 let lastRun = null;
 // The standard library is yet to be put back after the last run: tidy() takes a core
@@ -51,7 +54,7 @@ async function handle(data, say) {
       // runEnds is called by the runner, before it puts Python back; here too, in case
       // Python failed before it could.
       result = withOutbox(runOutbox, () =>
-        runCode(data.code, send, data.checks, reach, sendPlots, pace, false, runEnds),
+        runCode(data.code, send, data.checks, reach, sendPlots, pace, false, runEnds, PACKED),
       );
     } finally {
       runEnds();
@@ -176,7 +179,8 @@ function runExampleUnseen() {
   try {
     putBack();
     untidy = true;
-    runCode(example, ignore, [], ignore, ignore, undefined, true); // the last run's steps stay held
+    // unseen: the last run's steps stay held
+    runCode(example, ignore, [], ignore, ignore, undefined, true, undefined, PACKED);
     putBack();
   } catch (error) {
     if (error?.type !== "KeyboardInterrupt") throw error;
