@@ -86,35 +86,46 @@ print(json.dumps(timings))
 CODE = "import json\n" + TIMING
 
 
-def in_cpython() -> dict[str, float]:
+def in_cpython(code: str) -> dict[str, float]:
+    """What `code` prints as JSON, run by the runner in CPython."""
     sys.path[:0] = [str(ROOT), str(ROOT / "web")]  # the engine package, not bench/engine.py
     import playground_runner
 
     batches: list[str] = []
     runner = playground_runner.take()
-    result = json.loads(runner.run(CODE, batches.append))
+    result = json.loads(runner.run(code, batches.append))
     runner.tidy()
     assert result["status"] == "done", result["error"]
     return json.loads("".join(text for batch in batches for _, text in json.loads(batch)))
 
 
+def in_page(page, code: str) -> dict[str, float]:
+    """What `code` prints as JSON, run by the playground of `page`, ready."""
+    result, output = page.evaluate(
+        """async (code) => {
+          const el = document.querySelector("autograd-playground");
+          el.code = code;
+          const result = await el.run();
+          return [result, el.shadowRoot.querySelector(".output").textContent];
+        }""",
+        code,
+    )
+    assert result["status"] == "done", result["error"]
+    return json.loads(output)
+
+
+def ready_page(browser, url: str):
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url)
+    wait_for_state(page, "ready")
+    return page
+
+
 def in_pyodide() -> dict[str, float]:
     with served_browser() as (browser, url):
-        page = browser.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        page.goto(url)
-        wait_for_state(page, "ready")
-        result, output = page.evaluate(
-            """async (code) => {
-              const el = document.querySelector("autograd-playground");
-              el.code = code;
-              const result = await el.run();
-              return [result, el.shadowRoot.querySelector(".output").textContent];
-            }""",
-            CODE,
-        )
-        assert result["status"] == "done", result["error"]
-        return {**json.loads(output),
+        page = ready_page(browser, url)
+        return {**in_page(page, CODE),
                 "realm.js: the worker's built-ins checked": worker_check(page, "realm.js",
                                                                           REALM_CHECK),
                 "run-files.js: the file tree noted, then checked": worker_check(
@@ -158,7 +169,7 @@ def worker_check(page, module: str, source: str) -> float:
 
 
 def main() -> None:
-    for where, timings in (("CPython", in_cpython()), ("Pyodide in Chromium", in_pyodide())):
+    for where, timings in (("CPython", in_cpython(CODE)), ("Pyodide in Chromium", in_pyodide())):
         print(f"{where}:")
         for step, microseconds in timings.items():
             print(f"  {step}: {microseconds:,.0f} µs")

@@ -31,7 +31,7 @@ STEPS = 40
 TARGET_P95_MS = 50  # the chapter's example
 READ_S = 3
 VIEWPORT = {"width": 1280, "height": 800}
-THOUSAND_NODES = """from engine import Graph, MakeValue, VMul, VTanh, Backward
+CHAIN = """from engine import Graph, MakeValue, VMul, VTanh, Backward
 
 g = Graph()
 y = MakeValue(g, 0.5, label="x")
@@ -39,8 +39,8 @@ w = MakeValue(g, 0.9, label="w")
 for _ in range(499):
     y = VTanh(g, VMul(g, y, w))
 Backward(g, y)
-print(len(g.nodes), "nodes")
 """
+THOUSAND_NODES = CHAIN + 'print(len(g.nodes), "nodes")\n'
 
 MEASURE = """(el, root, observed) => {  // el holds the latencies; steps come in root
   const latency = { start: null, times: [] };
