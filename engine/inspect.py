@@ -73,20 +73,50 @@ def columns(g: Any) -> dict[str, list[Any]]:
     if not _columns_intact(g):
         table = rows(g)
         return {key: [row[key] for row in table] for key in COLUMNS}
+    labels, line = _labels_and_lines(g)
+    if not set(map(type, labels)) <= {str, NoneType}:
+        labels = list(map(_label, labels))
+    if not set(map(type, line)) <= {int, NoneType}:
+        line = [x if type(x) is int else None for x in line]
+    data, grad = number_columns(g)
+    return {"label": labels, **_ops(g._kind, g._a, g._b), "data": data, "grad": grad,
+            "line": line}
+
+
+def number_columns(g: Graph) -> tuple[list, list]:
+    """The data and grad columns of columns(g), for an engine Graph whose own columns are
+    intact: the fields a live step changes."""
     n = len(g._data)
     grads = g._grad[:n]
     grads += [0.0] * (n - len(grads))
+    return _json_numbers(g._data), _json_numbers(grads)
+
+
+def shape(g: Any) -> tuple | None:
+    """What columns(g) holds besides the numbers (its ops, operands, labels and lines), as
+    a value equal to another graph's shape exactly when those are the same; None but for
+    an engine Graph whose columns hold only what the engine puts in them (and whose ops
+    have no constant: -0.0 == 0.0, though `Pow(0, -0.0)` is not `Pow(0, 0.0)`)."""
+    if not _columns_intact(g):
+        return None
+    kinds, firsts, seconds = g._kind, g._a, g._b
+    if not (set(map(type, kinds)) <= {type, NoneType} and set(kinds) - {None} <= VARIANTS
+            and set(map(type, firsts)) <= {int, NoneType}
+            and set(map(type, seconds)) <= {int, NoneType}):
+        return None
+    labels, line = _labels_and_lines(g)
+    if not (set(map(type, labels)) <= {str, NoneType} and set(map(type, line)) <= {int, NoneType}):
+        return None
+    return tuple(kinds), tuple(firsts), tuple(seconds), tuple(labels), tuple(line)
+
+
+def _labels_and_lines(g: Graph) -> tuple[list, list]:
+    """Each node's label and line, as an engine Graph holds them."""
+    n = len(g._data)
     lines = getattr(g, "lines", None)
     if type(lines) is not dict:
         lines = {}
-    labels = list(map(g._label.get, range(n)))
-    if not set(map(type, labels)) <= {str, NoneType}:
-        labels = list(map(_label, labels))
-    line = list(map(lines.get, range(n)))
-    if not set(map(type, line)) <= {int, NoneType}:
-        line = [x if type(x) is int else None for x in line]
-    return {"label": labels, **_ops(g._kind, g._a, g._b), "data": _json_numbers(g._data),
-            "grad": _json_numbers(grads), "line": line}
+    return list(map(g._label.get, range(n))), list(map(lines.get, range(n)))
 
 
 def _ops(kinds: list, firsts: list, seconds: list) -> dict[str, list[Any]]:

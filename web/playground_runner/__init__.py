@@ -40,7 +40,7 @@ from .packed import packed_table
 from .plots import Plots
 from .pyodide_api import PyodideApi
 from .show import Show
-from .tables import MAX_TABLES, Later, graphs_in, tabulate
+from .tables import MAX_TABLES, Later, Shapes, graphs_in, tabulate
 
 __all__ = ["Runner", "take"]
 
@@ -59,6 +59,9 @@ class Runner:
         self.later: list[Later | None] = []
         """What makes the Backward steps of each of the last run's tables (tables.Later):
         held here alone, and dropped as the next run starts."""
+        self.shapes = Shapes()
+        """The shapes of the last run's tables, for the next run's (tables.Shapes): held
+        here alone."""
         self.settle()
 
     def run(self, code: str, send_output: Callable[[str], None], checks: Iterable[str] = (),
@@ -79,6 +82,8 @@ class Runner:
                   "ended": time.time() * 1000, "tables": [], "check": None}
         checks = [str(check) for check in checks]
         held, self.later = self.later, []
+        shapes = Shapes() if unseen else self.shapes  # a warm-up run's are its own
+        shapes.next_run()
         self.parting.release()
         pristine = self.pristine
         pristine.restore()
@@ -92,7 +97,7 @@ class Runner:
         try:
             _enter(state, api)
             plots = Plots(send_plots, _flushing(pace, output))
-            namespace = _run(code, output, result, plots, self)
+            namespace = _run(code, output, result, plots, self, shapes)
             if checks and result["status"] == "done":
                 for step in (*restore, self.standard.restore):  # the checks' pristine names
                     step()
@@ -233,7 +238,8 @@ def _check(checks: list[str], namespace: dict, runner: Runner) -> dict:
     return verdict
 
 
-def _run(code: str, output: Output, result: dict, plots: Plots, runner: Runner) -> dict:
+def _run(code: str, output: Output, result: dict, plots: Plots, runner: Runner,
+         shapes: Shapes) -> dict:
     """Run the code, then fill in `result`: its status, error and tables; returns the
     namespace the code ran in."""
     show = Show(output.note)
@@ -263,7 +269,7 @@ def _run(code: str, output: Output, result: dict, plots: Plots, runner: Runner) 
     show.say_left_out()
     graphs = graphs_in(namespace, output.note)
     made = [*map(_pair, show.tables),
-            *tabulate(graphs, output.note, MAX_TABLES - len(show.tables))]
+            *tabulate(graphs, output.note, MAX_TABLES - len(show.tables), shapes)]
     result["tables"] = [t for t, _ in made]
     runner.later = [later if type(later) is Later else None for _, later in made]
     return namespace

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from engine import BackwardSteps, Graph, TopoSort
 from engine.graph import VARIANTS
-from engine.inspect import columns, is_graph_like
+from engine.inspect import columns, is_graph_like, number_columns, shape
 
 from .caps import CELL_CHARS, FULL_LABEL_CHARS, NOTE_CHARS, TITLE_CHARS, clip, describe
 from .contract import CONTRACT
@@ -54,49 +54,102 @@ class Later(NamedTuple):
         return steps_of(copy, self.root)
 
 
-def table(title: str, graph: object) -> tuple[dict, Later | None]:
+class Shape(NamedTuple):
+    """What a table shows besides its numbers: its fields of labels, ops, operands and
+    lines, and the note of operands that are not nodes."""
+
+    fields: dict
+    stray_note: str | None
+    counts: dict[int, int]
+    """How many steps a Backward takes from each root asked about, by root."""
+
+
+class Shapes:
+    """The shapes of the last run's tables, by title, each with what it was made from
+    (engine.inspect.shape): a live step changes numbers, seldom the graph's shape, and a
+    table of the same shape takes its shape from here rather than making it again (most
+    of a 1,000-node table's cost, more while the page's Python is newly started). Only
+    the tables made after the code ended keep and take shapes: show()'s are in reach of
+    the learner's code, which could change a shape that later runs would show."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, tuple[tuple, Shape]] = {}
+        self.now: dict[str, tuple[tuple, Shape]] = {}
+
+    def next_run(self) -> None:
+        """The tables made from now on are the next run's: the last run's are kept for it."""
+        self.last, self.now = self.now, {}
+
+    def of(self, title: str, graph: object, make: Callable[[], Shape]) -> Shape:
+        """The shape of `graph`'s table: the last run's table of this title's when the
+        graph is of the same shape, else make()'s; kept for the next run."""
+        key = shape(graph)
+        if key is None:
+            return make()
+        kept = self.last.get(title)
+        made = kept[1] if kept is not None and kept[0] == key else make()
+        self.now[title] = (key, made)
+        return made
+
+
+def table(title: str, graph: object, shapes: Shapes | None = None) -> tuple[dict, Later | None]:
     """One graph as columns (the page formats only the rows in view), with the operands
     and source line of each node, and the steps of its last Backward when it had one;
     with what makes those steps later when there are too many to send with the run.
     Labels longer than a cell holds have their longer text in `fullLabel` (by index);
     a data or grad that is not a number is None, with its text in `notNumbers` (by index);
-    `notes` say what is shown otherwise than the graph holds it."""
-    cs = columns(graph)
-    labels = cs["label"]
-    count = len(labels)
-    shown = clipped(labels, CELL_CHARS)
-    ops = clipped(cs["text"], CELL_CHARS)
-    data, odd_data = numbers(clipped(cs["data"], CELL_CHARS))
-    grad, odd_grad = numbers(clipped(cs["grad"], CELL_CHARS))
-    args, stray = operands(cs["args"], count)
+    `notes` say what is shown otherwise than the graph holds it. Its shape comes from
+    `shapes` where it can (Shapes)."""
+    cs: dict = {}
+
+    def make() -> Shape:
+        cs.update(columns(graph))
+        return shape_of(graph, cs)
+
+    made = make() if shapes is None else shapes.of(title, graph, make)
+    data_column, grad_column = (cs["data"], cs["grad"]) if cs else number_columns(graph)
+    data, odd_data = numbers(clipped(data_column, CELL_CHARS))
+    grad, odd_grad = numbers(clipped(grad_column, CELL_CHARS))
     data_note = not_numbers_note(graph, "data", odd_data) if odd_data else None
     notes = [data_note] if data_note else []
     if odd_grad:
         notes.append(not_numbers_note(graph, "grad", odd_grad))
-    if stray:
-        notes.append(stray_operands_note(stray, cs["args"][stray[0]], ops, count))
-    root, steps, later, no_steps = backward_steps(graph, data_note)
+    if made.stray_note:
+        notes.append(made.stray_note)
+    root, steps, later, no_steps = backward_steps(graph, data_note, made.counts)
     return {
         "title": title,
-        "count": count,
+        "count": len(data),
+        **made.fields,
+        "data": data,
+        "grad": grad,
+        "notNumbers": {"data": odd_data, "grad": odd_grad},
+        "root": root,
+        "steps": steps,
+        "stepsLater": None if later is None else later.count,
+        "noSteps": no_steps,
+        "notes": notes,
+    }, later
+
+
+def shape_of(graph: object, cs: dict) -> Shape:
+    """The shape of the table of `graph`, whose columns are `cs`."""
+    labels = cs["label"]
+    count = len(labels)
+    shown = clipped(labels, CELL_CHARS)
+    ops = clipped(cs["text"], CELL_CHARS)
+    args, stray = operands(cs["args"], count)
+    return Shape({
         "label": shown,
         "fullLabel": {} if shown is labels else {
             i: clip(label, FULL_LABEL_CHARS) for i, label in enumerate(labels)
             if label is not None and len(label) > CELL_CHARS},
         "op": ops,
-        "data": data,
-        "grad": grad,
-        "notNumbers": {"data": odd_data, "grad": odd_grad},
         "args": args,
         "missingOperands": stray,
         "line": line_numbers(cs["line"]),
-        "root": root,
-        "steps": steps,
-        "stepsLater": None if later is None else later.count,
-        "noSteps": no_steps,
         "forward": forward_rules(graph, cs["op"]),
-        "notes": notes,
-    }, later
+    }, stray_operands_note(stray, cs["args"][stray[0]], ops, count) if stray else None, {})
 
 
 def forward_rules(graph: object, op_names: list) -> dict[str, dict[str, str]] | None:
@@ -193,13 +246,14 @@ def line_numbers(column: list) -> list:
 
 
 def backward_steps(
-    graph: object, data_note: str | None = None
+    graph: object, data_note: str | None = None, counts: dict[int, int] | None = None,
 ) -> tuple[int | None, list[dict] | None, Later | None, str | None]:
     """(root, steps, later, why not) of the engine graph's last Backward: no steps when it
     had none, and a reason instead when its root is not a node, when a node's data is not a
     number (`data_note` says which), or when the graph is too big or has changed too much.
     A Backward of more than SENT_STEPS steps, on a graph that holds only what the engine
-    puts in one, has its steps made later, from `later`."""
+    puts in one, has its steps made later, from `later`. How many steps it has is read
+    from `counts` (its shape's: Shape), where they have it, and kept there."""
     root = graph.backward_root if isinstance(graph, Graph) else None
     if root is None:
         return None, None, None, None
@@ -216,10 +270,13 @@ def backward_steps(
                                   f"({len(graph.nodes):,} nodes; up to {MAX_STEP_NODES:,} "
                                   f"can be)")
     copy = engine_copy(graph)
+    counts = {} if counts is None else counts
     try:
-        count = 0 if copy is None else len(TopoSort(copy, root))
+        count = 0 if copy is None else counts.get(root) or len(TopoSort(copy, root))
     except (TypeError, ValueError, IndexError) as exc:  # an op rewritten since Backward
         return root, None, None, changed_note(exc)
+    if count:
+        counts[root] = count
     if count > SENT_STEPS:
         return root, None, Later(copy, root, count), None
     steps, no_steps = steps_of(graph, root)
@@ -293,14 +350,15 @@ def graphs_in(namespace: dict, note: Callable[[str], None]) -> list[tuple[str, o
 
 
 def tabulate(graphs: list[tuple[str, object]], note: Callable[[str], None],
-             room: int = MAX_TABLES) -> list[tuple[dict, Later | None]]:
+             room: int = MAX_TABLES, shapes: Shapes | None = None,
+             ) -> list[tuple[dict, Later | None]]:
     """Tables for the first `room` graphs in the globals (each with what makes its steps
-    later: see table), and a note of how many more there are; one that cannot be read is
-    noted, not fatal."""
+    later: see table; its shape from `shapes` where it can), and a note of how many more
+    there are; one that cannot be read is noted, not fatal."""
     tables = []
     for name, graph in graphs[:room]:
         try:
-            tables.append(table(name, graph))
+            tables.append(table(name, graph, shapes))
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
