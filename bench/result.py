@@ -14,7 +14,7 @@ bench/fresh.py's does), in the playground's own worker in the page.
 from __future__ import annotations
 
 from browser import served_browser
-from fresh import in_cpython, in_page, ready_page
+from fresh import in_cpython, in_page, ready_page, report
 from live import CHAIN
 
 REPEATS = 100
@@ -63,10 +63,7 @@ def in_pyodide() -> dict[str, float]:
 
 
 def main() -> None:
-    for where, timings in (("CPython", in_cpython(CODE)), ("Pyodide in Chromium", in_pyodide())):
-        print(f"{where}:")
-        for step, microseconds in timings.items():
-            print(f"  {step}: {microseconds:,.0f} µs")
+    report(in_cpython(CODE), in_pyodide())
 
 
 if __name__ == "__main__":
