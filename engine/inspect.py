@@ -100,14 +100,23 @@ def shape(g: Any) -> tuple | None:
     if not _columns_intact(g):
         return None
     kinds, firsts, seconds = g._kind, g._a, g._b
-    if not (set(map(type, kinds)) <= {type, NoneType} and set(kinds) - {None} <= VARIANTS
-            and set(map(type, firsts)) <= {int, NoneType}
-            and set(map(type, seconds)) <= {int, NoneType}):
+    if not engine_ops(kinds, firsts, seconds, constants=frozenset()):
         return None
     labels, line = _labels_and_lines(g)
     if not (set(map(type, labels)) <= {str, NoneType} and set(map(type, line)) <= {int, NoneType}):
         return None
     return tuple(kinds), tuple(firsts), tuple(seconds), tuple(labels), tuple(line)
+
+
+def engine_ops(kinds: list, firsts: list, seconds: list,
+               constants: frozenset[type] = frozenset({float})) -> bool:
+    """Whether an engine Graph's (kind, a, b) columns hold only what the engine puts in
+    them: its own ops, node indices and, as a unary op's constant, an int or one of
+    `constants`. Only exact types are looked at before the kinds are hashed, so no code
+    of a learner's runs here."""
+    return (set(map(type, kinds)) <= {type, NoneType} and set(kinds) - {None} <= VARIANTS
+            and set(map(type, firsts)) <= {int, NoneType}
+            and set(map(type, seconds)) <= {int, NoneType} | constants)
 
 
 def _labels_and_lines(g: Graph) -> tuple[list, list]:
@@ -122,13 +131,11 @@ def _labels_and_lines(g: Graph) -> tuple[list, list]:
 def _ops(kinds: list, firsts: list, seconds: list) -> dict[str, list[Any]]:
     """The op, args and text columns of an engine Graph's (kind, a, b) columns: where
     they hold only the engine's ops and numbers, made with no call per node."""
-    present = set(kinds)
-    if not (present - {None} <= VARIANTS and set(map(type, firsts)) <= {int, NoneType}
-            and set(map(type, seconds)) <= {int, float, NoneType}):
+    if not engine_ops(kinds, firsts, seconds):
         ops = [_parts(kind, a, b) for kind, a, b in zip(kinds, firsts, seconds, strict=True)]
         return {"op": [name for name, _, _ in ops], "args": [args for _, args, _ in ops],
                 "text": [_op_text(*op) for op in ops]}
-    name = {kind: kind.__name__ for kind in present - {None}}
+    name = {kind: kind.__name__ for kind in set(kinds) - {None}}
     binary = {kind for kind in name if kind.arity == 2}
     triples = list(zip(kinds, firsts, seconds, strict=True))
     return {

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import chain
-from types import ModuleType, NoneType
+from types import ModuleType
 from typing import NamedTuple
 
 from engine import BackwardSteps, Graph, TopoSort
 from engine.graph import VARIANTS
-from engine.inspect import columns, is_graph_like, number_columns, shape
+from engine.inspect import columns, engine_ops, is_graph_like, number_columns, shape
 
 from .caps import CELL_CHARS, FULL_LABEL_CHARS, NOTE_CHARS, TITLE_CHARS, clip, describe
 from .contract import CONTRACT
@@ -27,7 +27,6 @@ SENT_STEPS = 100
 """A Backward of up to this many steps comes with the run's table; a longer one's steps are
 made when the page asks for them, as the learner starts its replay (Runner.steps): 1,000
 steps are 0.4 MB of JSON to make, send and read on every live run, mostly never replayed."""
-ENGINE_KINDS = frozenset(VARIANTS)
 MAX_TABLES = CONTRACT["table"]["perRun"]
 """A run's tables, show()'s snapshots first: the page lists them all in one picker."""
 MAX_SAFE_INT = 2**53 - 1
@@ -296,10 +295,7 @@ def engine_copy(graph: object) -> Graph | None:
     copy._data, copy._kind = list(graph._data), list(graph._kind)
     copy._a, copy._b, copy._label = list(graph._a), list(graph._b), dict(graph._label)
     plain = (set(map(type, copy._data)) <= {float}
-             and set(map(type, copy._kind)) <= {type, NoneType}
-             and set(copy._kind) - {None} <= ENGINE_KINDS
-             and set(map(type, copy._a)) <= {int, NoneType}
-             and set(map(type, copy._b)) <= {int, float, NoneType}
+             and engine_ops(copy._kind, copy._a, copy._b)
              and set(map(type, copy._label)) <= {int}
              and set(map(type, copy._label.values())) <= {str})
     return copy if plain else None
