@@ -11,7 +11,7 @@
 import uPlot from "uplot";
 import uplotCss from "uplot/dist/uPlot.min.css";
 import { element } from "./dom.js";
-import { shortNumber } from "./format.js";
+import { counted, shortNumber } from "./format.js";
 
 export const sheet = new CSSStyleSheet();
 sheet.replaceSync(uplotCss);
@@ -112,8 +112,8 @@ export class LineChart {
     this.root.dataset.dropped = String(dropped);
     this.root.dataset.drawn = String(this.data[0].length);
     const last = this.names.map((name, i) => `${name} ${valueText(lastOf(this.data[i + 1]))}`);
-    const more = dropped ? `, ${dropped.toLocaleString("en")} more not drawn` : "";
-    this.root.ariaLabel = `Chart ${this.name}: ${points.toLocaleString("en")} points${more}; ` +
+    const more = dropped ? `, ${counted(dropped)} more not drawn` : "";
+    this.root.ariaLabel = `Chart ${this.name}: ${counted(points)} points${more}; ` +
       `last ${last.join(", ")}. Arrow keys read the points.`;
   }
 

@@ -5,6 +5,15 @@
 
 const NON_FINITE = { nan: "NaN", inf: "inf", "-inf": "-inf" };
 
+// The format of counts, made once (when first needed): making one is slow, and counts
+// are written on every live step and every frame a run streams.
+let countFormat = null;
+
+/** A count as English writes it: 1,000. */
+export function counted(n) {
+  return (countFormat ??= new Intl.NumberFormat("en")).format(n);
+}
+
 function notANumber(x) {
   return x === null ? "" : (NON_FINITE[x] ?? String(x));
 }

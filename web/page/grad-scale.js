@@ -2,6 +2,8 @@
 // never rests on colour alone), the size picks the strength, on a log scale
 // relative to the graph's biggest grad, since grads span many decades.
 
+import { setAttribute } from "./dom.js";
+
 const DECADES = 6;
 
 /** The largest finite |grad| of a column, the scale's top. */
@@ -23,7 +25,8 @@ function gradShade(grad, top) {
 /** Shade `el` (a table cell or a picture box) by its grad; returns the sign. */
 export function shade(el, grad, top) {
   const { sign, level } = gradShade(grad, top);
-  el.dataset.sign = sign;
-  el.style.setProperty("--level", level.toFixed(3));
+  setAttribute(el, "data-sign", sign);
+  const strength = level.toFixed(3);
+  if (el.style.getPropertyValue("--level") !== strength) el.style.setProperty("--level", strength);
   return sign;
 }

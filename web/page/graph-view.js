@@ -37,7 +37,7 @@
 // data-state on the root: empty | laying-out | drawn | failed.
 
 import { element } from "./dom.js";
-import { isLeaf, nodeName, opText, shortNumber } from "./format.js";
+import { counted, isLeaf, nodeName, opText, shortNumber } from "./format.js";
 import { gradScale, shade } from "./grad-scale.js";
 import { deadlines } from "./deadlines.js";
 import { groupsOf } from "./groups.js";
@@ -208,7 +208,7 @@ export class GraphView {
     const nodes = (this.nodes = this.pick());
     const part = this.whole
       ? ""
-      : `Showing ${nodes.size} of ${t.count.toLocaleString("en")} nodes: the neighbourhood of node ${this.focus()}. ` +
+      : `Showing ${nodes.size} of ${counted(t.count)} nodes: the neighbourhood of node ${this.focus()}. ` +
         "The table has them all; select a row to see around it.";
     this.note.textContent = [part, missingOperands(t)].filter(Boolean).join(" ");
     const folded = (i) => this.folded(i);
@@ -508,7 +508,7 @@ function valueText(t, column, i, value = t[column][i]) {
 function missingOperands(t) {
   const [first, ...more] = t.missingOperands;
   if (first === undefined) return "";
-  const others = more.length ? ` (and ${more.length.toLocaleString("en")} more ops)` : "";
+  const others = more.length ? ` (and ${counted(more.length)} more ops)` : "";
   return `Node ${first}'s op names what is not a node of this graph${others}: no edge is drawn from it.`;
 }
 

@@ -39,6 +39,7 @@ import { element } from "./dom.js";
 import { importEditor } from "./editor-script.js";
 import example from "../shared/example.py";
 import { Exercise } from "./exercise.js";
+import { counted } from "./format.js";
 import exerciseCss from "./exercise.css";
 import { Keeper } from "./keeper.js";
 import { PASSES } from "./progress.js";
@@ -563,7 +564,7 @@ class AutogradPlayground extends HTMLElement {
     const link = shareLink(this.code, this.authored === null ? location.href : FULL_PAGE_URL);
     if (link.length > MAX_LINK_CHARS) {
       this.link.hidden = true;
-      const size = `${link.length.toLocaleString("en")} characters; browsers open up to ${MAX_LINK_CHARS.toLocaleString("en")}`;
+      const size = `${counted(link.length)} characters; browsers open up to ${counted(MAX_LINK_CHARS)}`;
       this.say(`This code is too long for a link (${size}): download it instead.`, () => this.code);
       return;
     }

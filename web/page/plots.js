@@ -26,16 +26,12 @@
 // event's detail.
 
 import { element } from "./dom.js";
+import { counted } from "./format.js";
 import { NextFrame } from "./next-frame.js";
 import { keptAfter, PLOT_CAPS, valuesOf } from "./protocol.js";
 
 const DRAWN_POINTS = 1_000; // a chart's data has at most this many xs (and its series' last): a few a pixel
 const HISTORY_PICTURES = 200; // a boundary's pictures kept for the slider, at most
-
-// The step counter's format, made once (when first needed): making one is slow, and the
-// counter changes every frame a run streams.
-let count = null;
-const counted = (n) => (count ??= new Intl.NumberFormat("en")).format(n);
 
 let chartsModule = null;
 const charts = () => (chartsModule ??= importCharts().catch((error) => {

@@ -12,8 +12,8 @@
 // graph holds it.
 
 import { breakable, fit, LABEL_CHARS, textNeed } from "./column-fit.js";
-import { element } from "./dom.js";
-import { fullNumber, nodeName, opText, shortNumber } from "./format.js";
+import { element, setAttribute, setText, setTexts } from "./dom.js";
+import { counted, fullNumber, nodeName, opText, shortNumber } from "./format.js";
 import { gradScale, shade } from "./grad-scale.js";
 import { gradsAfter } from "./replay-grads.js";
 
@@ -74,6 +74,7 @@ export class TablePanel {
       if (row) this.onSelect(Number(row.dataset.node));
     });
     this.scroller.addEventListener("keydown", (event) => this.onKey(event));
+    this.keptNeeds = null; // textNeeds()
     // Where the scroller is and its height, as last laid out and scrolled: drawing rows
     // never asks for a layout (on a course page, ten tables drawn as ten runs end).
     this.viewTop = 0;
@@ -102,9 +103,7 @@ export class TablePanel {
     if (complete) this.previous = new Map(tables.map((t) => [t.title, t]));
     this.empty.textContent = empty;
     this.tables = tables;
-    this.picker.replaceChildren(
-      ...tables.map((t, i) => element("option", { value: String(i), textContent: `${t.title} (${nodes(t.count)})` })),
-    );
+    setTexts(this.picker, "option", tables.map((t) => `${t.title} (${nodes(t.count)})`), (i) => ({ value: String(i) }));
     const keep = tables.findIndex((t) => t.title === previous);
     this.root.classList.toggle("has-tables", tables.length > 0);
     this.select(Math.max(keep, 0), { live });
@@ -117,13 +116,13 @@ export class TablePanel {
     this.grads = this.current?.grad;
     this.gradsBefore = this.before?.grad;
     this.made = null;
-    this.gradHeading.textContent = "grad";
+    setText(this.gradHeading, "grad");
     this.top = gradScale(this.grads ?? []);
     this.marks = { selected: null, current: null, targets: new Set() };
     const count = this.current?.count ?? 0;
-    this.count.textContent = this.current ? nodes(count) : "";
-    this.caption.textContent = this.current ? `${this.current.title}: ${nodes(count)}` : "";
-    this.notes.replaceChildren(...(this.current?.notes ?? []).map((note) => element("li", { textContent: note })));
+    setText(this.count, this.current ? nodes(count) : "");
+    setText(this.caption, this.current ? `${this.current.title}: ${nodes(count)}` : "");
+    setTexts(this.notes, "li", this.current?.notes ?? []);
     this.table.setAttribute("aria-rowcount", String(count + 1));
     this.fitColumns();
     if (this.viewTop !== 0) this.scroller.scrollTop = this.viewTop = 0;
@@ -149,13 +148,25 @@ export class TablePanel {
       longest([...numbers(column), ...Object.values(t.notNumbers[column])], fewest);
     this.need = {
       index: Math.max(String(t.count - 1).length, 5), // "index"
-      label: textNeed(t.label.map((_, i) => nodeName(t, i)), 5, LABEL_CHARS),
-      op: textNeed(t.op.map(opText), 2, MAX_COLUMN_CHARS),
+      ...this.textNeeds(t),
       data: numberChars("data", 4),
       // the grad's glyph before it; room for a replay's heading, "grad, step 12"
       grad: numberChars("grad", 9) + 2,
     };
     this.shareWidth();
+  }
+
+  /** The label's and op's columns' needs: the last table's while its labels and ops are
+   *  these (a live step changes numbers), as measuring 1,000 labels takes a millisecond. */
+  textNeeds(t) {
+    const kept = this.keptNeeds;
+    if (kept && sameItems(kept.labels, t.label) && sameItems(kept.ops, t.op)) return kept.need;
+    const need = {
+      label: textNeed(t.label.map((_, i) => nodeName(t, i)), 5, LABEL_CHARS),
+      op: textNeed(t.op.map(opText), 2, MAX_COLUMN_CHARS),
+    };
+    this.keptNeeds = { labels: t.label, ops: t.op, need };
+    return need;
   }
 
   /** Set each column's width (the label's or the op's takes what is left) and whether
@@ -273,29 +284,36 @@ export class TablePanel {
     const last = Math.min(count, Math.ceil((top + height) / ROW_PX) + MARGIN_ROWS);
     const key = `${first}:${last}:${count}`;
     if (this.window === key) return;
-    const rows = [];
-    for (let i = first; i < last; i++) rows.push(this.row(t, i));
-    // The same rows again (a live step's new numbers, a replay's grads): each cell that
-    // shows the same is kept, so the browser lays out and paints only those that changed.
-    if (this.drawn === key) rows.forEach((row, i) => keepSame(this.body.rows[i + 1], row));
-    else this.body.replaceChildren(spacer(first * ROW_PX), ...rows, spacer((count - last) * ROW_PX));
+    // The same rows again (a live step's new numbers, a replay's grads): each is written
+    // over, only where it shows something else, so the browser lays out and paints only
+    // the cells that changed.
+    if (this.drawn === key) {
+      for (let i = first; i < last; i++) this.fill(this.body.rows[i - first + 1], t, i);
+    } else {
+      const rows = [];
+      for (let i = first; i < last; i++) rows.push(this.fill(emptyRow(), t, i));
+      this.body.replaceChildren(spacer(first * ROW_PX), ...rows, spacer((count - last) * ROW_PX));
+    }
     this.window = this.drawn = key;
   }
 
-  row(t, i) {
-    const grad = number(this.grads[i], "grad", t.notNumbers.grad[i]);
+  /** Make row `tr` show node i, writing only what it does not show already. */
+  fill(tr, t, i) {
+    const [index, label, op, data, grad] = tr.cells;
+    const changes = this.changes(i);
+    const mark = (column) => (changes[column] ? " changed" : "");
+    setText(index, String(i));
+    const name = nodeName(t, i);
+    const labelled = Boolean(t.label[i]);
+    write(label, `label${labelled ? "" : " unlabelled"}${mark("label")}`,
+      labelled ? t.fullLabel?.[i] ?? name : `no label: ${name} is node ${i}`, name, wrapping);
+    write(op, `op${mark("op")}`, opText(t.op[i]), opText(t.op[i]), wrapping); // whole on hover
+    writeNumber(data, "data", mark("data"), t.data[i], t.notNumbers.data[i]);
+    writeNumber(grad, "grad", mark("grad"), this.grads[i], t.notNumbers.grad[i]);
     shade(grad, this.grads[i], this.top);
-    const cells = {
-      label: label(t, i),
-      op: element("td", { className: "op", title: opText(t.op[i]) }, [wrapping(opText(t.op[i]))]), // whole on hover
-      data: number(t.data[i], "data", t.notNumbers.data[i]),
-      grad,
-    };
-    for (const [column, changed] of Object.entries(this.changes(i))) cells[column].classList.toggle("changed", changed);
-    const tr = element("tr", {}, [element("th", { scope: "row", textContent: String(i) }), ...Object.values(cells)]);
-    tr.dataset.node = String(i);
-    tr.setAttribute("aria-rowindex", String(i + 2));
-    tr.setAttribute("aria-selected", String(this.marks.selected === i));
+    setAttribute(tr, "data-node", String(i));
+    setAttribute(tr, "aria-rowindex", String(i + 2));
+    setAttribute(tr, "aria-selected", String(this.marks.selected === i));
     tr.classList.toggle("current", this.marks.current === i);
     tr.classList.toggle("target", this.marks.targets.has(i));
     tr.classList.toggle("unmade", this.made !== null && i > this.made);
@@ -324,12 +342,8 @@ export class TablePanel {
   }
 }
 
-/** The label cell: the label (whole on hover), or the node's name by index, marked as such. */
-function label(t, i) {
-  const text = t.label[i];
-  if (text) return element("td", { className: "label", title: t.fullLabel?.[i] ?? text }, [wrapping(text)]);
-  const name = nodeName(t, i);
-  return element("td", { className: "label unlabelled", title: `no label: ${name} is node ${i}` }, [wrapping(name)]);
+function sameItems(a, b) {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** A cell's text, which breaks onto the row's two lines when its column wraps. */
@@ -361,15 +375,22 @@ function errorKind({ error }) {
 }
 
 function nodes(count) {
-  return `${count.toLocaleString("en")} ${count === 1 ? "node" : "nodes"}`;
+  return `${counted(count)} ${count === 1 ? "node" : "nodes"}`;
 }
 
-/** A cell of a number column: the number, or for a value that is not one (null), its text. */
-function number(value, className, text) {
-  if (value === null && text !== undefined) {
-    return element("td", { className: `${className} not-number`, textContent: text, title: `${text}: not a number` });
-  }
-  return element("td", { className, textContent: shortNumber(value), title: fullNumber(value) });
+/** Make `cell` a `className` cell with `title` on hover that says `text`, as `content`
+ *  writes it; each written only where the cell has something else. */
+function write(cell, className, title, text, content = (words) => words) {
+  setAttribute(cell, "class", className);
+  setAttribute(cell, "title", title);
+  if (cell.textContent !== text) cell.replaceChildren(content(text));
+}
+
+/** Make `cell` show `column`'s value (with `mark` after its class): the number, or for
+ *  a value that is not one (null), its text. */
+function writeNumber(cell, column, mark, value, text) {
+  if (value === null && text !== undefined) write(cell, `${column} not-number${mark}`, `${text}: not a number`, text);
+  else write(cell, column + mark, fullNumber(value), shortNumber(value));
 }
 
 /** A data or grad written whole: a number's repr, or the text of what is not one. */
@@ -377,11 +398,9 @@ function wholeValue(value, notNumber) {
   return value === null ? (notNumber ?? "") : fullNumber(value);
 }
 
-/** Make row `old` show what `row` shows, keeping its cells that are the same. */
-function keepSame(old, row) {
-  for (const name of old.getAttributeNames()) if (!row.hasAttribute(name)) old.removeAttribute(name);
-  for (const { name, value } of row.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
-  [...row.cells].forEach((cell, k) => old.cells[k].isEqualNode(cell) || old.cells[k].replaceWith(cell));
+/** A row of empty cells, for fill(). */
+function emptyRow() {
+  return element("tr", {}, [element("th", { scope: "row" }), ...COLUMNS.slice(1).map(() => element("td"))]);
 }
 
 function spacer(px) {
