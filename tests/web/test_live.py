@@ -150,12 +150,14 @@ def test_a_live_step_rewrites_only_the_cells_that_changed_and_each_once(playgrou
         el.touched = new Set();
         el.rowsAdded = 0;
         const body = el.shadowRoot.querySelector('tbody');
-        const cellOf = (node) => (node.nodeType === 1 ? node : node.parentElement).closest('td, th');
+        const cellOf = (node) =>
+          (node.nodeType === 1 ? node : node.parentElement).closest('td, th');
         new MutationObserver((records) => {
           for (const r of records) {
             if (r.target === body) { el.rowsAdded += r.addedNodes.length; continue; }
             const cell = cellOf(r.target);
-            const name = cell && `${cell.closest('tr').dataset.node} ${cell.classList[0] ?? cell.tagName}`;
+            const name = cell
+              && `${cell.closest('tr').dataset.node} ${cell.classList[0] ?? cell.tagName}`;
             el.touched.add(name ?? `row ${r.target.dataset.node} ${r.attributeName}`);
             if (r.type === 'childList' && r.target === cell) el.written.push(name);
           }
