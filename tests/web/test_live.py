@@ -161,7 +161,8 @@ def test_a_live_step_rewrites_only_the_cells_that_changed_and_each_once(playgrou
             el.touched.add(name ?? `row ${r.target.dataset.node} ${r.attributeName}`);
             if (r.type === 'childList' && r.target === cell) el.written.push(name);
           }
-        }).observe(body, { childList: true, subtree: true, attributes: true, characterData: true });
+        }).observe(body, { childList: true, subtree: true, attributes: true,
+                           characterData: true });
     }""")
     before = data_cells(playground)
     put_cursor_after(playground, "MakeValue(g, 2")
