@@ -18,7 +18,9 @@ import { gradScale, shade } from "./grad-scale.js";
 import { gradsAfter } from "./replay-grads.js";
 
 const ROW_PX = 28;
-const MARGIN_ROWS = 20;
+// Rows drawn past each side of the view: more than a wheel's two notches, scrolled before
+// the frame that draws for them; few, as a live step lays out every row drawn again.
+const MARGIN_ROWS = 10;
 const COLUMNS = ["index", "label", "op", "data", "grad"];
 // The most characters a column other than the label's is made wide for: any number fits;
 // a longer text (a value that is not a number, an op of the learner's) is whole on hover.
