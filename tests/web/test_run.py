@@ -67,6 +67,35 @@ def test_show_snapshots_a_graph_mid_run_and_each_table_can_be_picked(playground)
     assert playground.full_values("grad")[5] == 1.0
 
 
+# Each drawn row's cells: class, title and text, as a table shows them.
+CELLS = """rows => rows.map(r => [...r.cells].map(c => [c.className, c.title, c.textContent]))"""
+
+
+def test_picking_another_graph_of_the_same_size_draws_its_own_rows_over_the_last(
+        playground):
+    """Rows drawn over another table's (the same window of the same count of nodes) show
+    exactly what they show when drawn first: labels, ops, values and their classes."""
+    code = ("from engine import Graph, MakeValue, VAdd, VMul\n"
+            "g = Graph()\n"
+            "VMul(g, MakeValue(g, 1.5, label='a'), MakeValue(g, 2.0))\n"
+            "h = Graph()\n"
+            "VAdd(h, MakeValue(h, -3.0), MakeValue(h, 4.0, label='a_longer_label'))\n")
+    assert playground.run(code) == "done"
+    assert playground.graphs() == ["g (3 nodes)", "h (3 nodes)"]
+    picker = playground.element.locator("select.picker")
+    first = playground.measure("tbody tr[data-node]", CELLS)
+    picker.select_option(label="h (3 nodes)")
+    other = playground.measure("tbody tr[data-node]", CELLS)
+    assert [[text for _, _, text in row] for row in other] == [
+        ["0", "#0", "None", "-3.0", "0.0"],
+        ["1", "a_longer_label", "None", "4.0", "0.0"],
+        ["2", "#2", "Add(0, 1)", "1.0", "0.0"],
+    ]
+    assert other[0][1][0] == "label unlabelled" and other[1][1][0] == "label"
+    picker.select_option(label="g (3 nodes)")
+    assert playground.measure("tbody tr[data-node]", CELLS) == first
+
+
 def test_every_run_starts_with_fresh_globals(playground):
     assert playground.run("secret = 42\nprint(secret)") == "done"
     assert playground.run("print(secret)") == "error"
