@@ -336,7 +336,10 @@ async function snapshotPart(path) {
  */
 async function snapshotBytes(snapshot, key) {
   downloads.expect(snapshot.memory); // from the start: the restore waits for no answer here
-  const bytes = siteIsNew() ? null : await keptSnapshot(key, snapshot.storedSha256);
+  // A restarted worker's page loaded this build already: a snapshot kept is this one,
+  // whatever site.json's timing says this time.
+  const lookIn = RESTARTED || !siteIsNew();
+  const bytes = lookIn ? await keptSnapshot(key, snapshot.storedSha256) : null;
   if (!bytes) return download(snapshot);
   downloads.drop(snapshot.memory);
   return { bytes, kept: true };
