@@ -265,7 +265,7 @@ export class TablePanel {
         `grad ${wholeValue(this.grads[i], t.notNumbers.grad[i])}`
       : "";
     this.whole.hidden = !shown;
-    if (this.whole.textContent !== text) this.whole.textContent = text;
+    setText(this.whole, text);
   }
 
   schedule() {
