@@ -11,8 +11,8 @@ chapter's Alt+Up once more in another fresh page, after READ_S seconds in which 
 learner reads it (and the worker warms Python up: web/worker/warm-up.js); and once more
 at once on a returning visitor's second visit, whose browser kept what it compiled on
 the first (Python's optimized WebAssembly, the page's scripts). Last, for reference, the
-same steps on a page with nothing but a number, a worker that sends it back and a table
-cell that shows it (BROWSER_ALONE): what the browser itself takes. With
+same steps, by key and by drag, on a page with nothing but a number, a worker that sends
+it back and a table cell that shows it (BROWSER_ALONE): what the browser itself takes. With
 --against, another build's dist/ (DIR) is served beside this one and measured in turns
 with it, in the same browser (the order swapped every round), so that both see the same
 noise; the last lines give each build's range over the rounds.
@@ -83,20 +83,41 @@ PLAYGROUND = "document.querySelector('autograd-playground')"
 
 BROWSER_ALONE = """<!doctype html>
 <html lang="en"><title>A step and its paint, and nothing else</title>
-<textarea aria-label="a number">10.0</textarea><table><tr><td>10.0</td></tr></table>
+<textarea aria-label="a number">10.0</textarea>
+<span class="scrub" style="display: inline-block; padding: 8px; touch-action: none">10.0</span>
+<table><tr><td>10.0</td></tr></table>
 <script>
-  // Alt+Up steps the number; a worker sends it back, and the cell shows it in the next
-  // animation frame, as the playground shows a result: no editor, no Python, one cell.
+  // Alt+Up in the box, or 4 px of a drag on the number, steps it; a worker sends it back,
+  // and the cell shows it in the next animation frame, as the playground shows a result:
+  // no editor, no Python, one cell. A drag steps on the pointer's raw moves, as the
+  // playground's (scrub.js) does.
   const source = new Blob(["onmessage = (e) => postMessage(e.data)"]);
   const echo = new Worker(URL.createObjectURL(source));
   const box = document.querySelector("textarea");
+  const scrub = document.querySelector(".scrub");
   const cell = document.querySelector("td");
+  const step = (value) => echo.postMessage(value.toFixed(1));
   box.addEventListener("keydown", (e) => {
     if (!e.altKey || e.key !== "ArrowUp") return;
     e.preventDefault();
     box.value = (Number(box.value) + 0.1).toFixed(1);
-    echo.postMessage(box.value);
+    step(Number(box.value));
   });
+  let drag = null;
+  scrub.addEventListener("pointerdown", (e) => {
+    scrub.setPointerCapture(e.pointerId);
+    drag = { x: e.clientX, steps: 0, from: Number(scrub.textContent) };
+  });
+  const moved = (e) => {
+    const steps = drag && Math.trunc((e.clientX - drag.x) / 4);
+    if (!drag || steps === drag.steps) return;
+    drag.steps = steps;
+    scrub.textContent = (drag.from + steps / 10).toFixed(1);
+    step(Number(scrub.textContent));
+  };
+  scrub.addEventListener("pointerrawupdate", moved);
+  scrub.addEventListener("pointermove", moved);
+  scrub.addEventListener("pointerup", () => (drag = null));
   echo.onmessage = (e) => requestAnimationFrame(() => (cell.textContent = e.data));
 </script>"""
 
@@ -130,28 +151,38 @@ def by_key(page: Page, literal: str) -> list[float]:
     return times
 
 
-def browser_alone(browser: Browser) -> list[float]:
-    """BROWSER_ALONE's Alt+Up steps, in a fresh page that loads nothing else."""
+def browser_alone(browser: Browser) -> dict[str, list[float]]:
+    """BROWSER_ALONE's Alt+Up steps and drag steps, in a fresh page that loads nothing else."""
     page = browser.new_page()
     page.set_viewport_size(VIEWPORT)
     page.set_content(BROWSER_ALONE)
     page.evaluate(f"() => ({MEASURE})(window, document, document.querySelector('table'))")
     page.locator("textarea").focus()
-    times = measured(page, lambda: page.keyboard.press("Alt+ArrowUp"), "window")
+    times = {
+        "the browser alone: a worker's echo, a cell": measured(
+            page, lambda: page.keyboard.press("Alt+ArrowUp"), "window"),
+        "the browser alone, drag": drag_steps(page, page.locator(".scrub"), "window"),
+    }
+    page.mouse.up()
     page.close()
     return times
 
 
 def by_drag(page: Page, literal: str) -> list[float]:
-    box = page.locator("autograd-playground .cm-scrub", has_text=literal).first.bounding_box()
+    times = drag_steps(page, page.locator("autograd-playground .cm-scrub", has_text=literal).first)
+    wait_for_state(page, "done")
+    page.mouse.up()
+    return times
+
+
+def drag_steps(page: Page, target, holder: str = PLAYGROUND) -> list[float]:
+    """STEPS steps of a drag of `target` (a locator), 4 px each: the pointer is left down."""
+    box = target.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
     moves = iter(range(1, STEPS + 1))
-    times = measured(page, lambda: page.mouse.move(x + 4 * next(moves) + 1, y))
-    wait_for_state(page, "done")
-    page.mouse.up()
-    return times
+    return measured(page, lambda: page.mouse.move(x + 4 * next(moves) + 1, y), holder)
 
 
 def percentiles(times: list[float]) -> tuple[float, float]:
@@ -196,7 +227,7 @@ def measure_page(browser: Browser, url: str) -> dict[str, list[float]]:
     times[f"chapter's, Alt+Up after {READ_S} s of reading"] = by_key(page, "10.0")
     page.close()
     times["chapter's, Alt+Up at once, second visit"] = second_visit(browser, url)
-    times["the browser alone: a worker's echo, a cell"] = browser_alone(browser)
+    times.update(browser_alone(browser))
     return times
 
 
