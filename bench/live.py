@@ -25,7 +25,7 @@ import statistics
 from pathlib import Path
 
 from browser import load_build, returning_visitor, served_browser, wait_for_state
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Locator, Page
 
 STEPS = 40
 TARGET_P95_MS = 50  # the chapter's example
@@ -175,7 +175,7 @@ def by_drag(page: Page, literal: str) -> list[float]:
     return times
 
 
-def drag_steps(page: Page, target, holder: str = PLAYGROUND) -> list[float]:
+def drag_steps(page: Page, target: Locator, holder: str = PLAYGROUND) -> list[float]:
     """STEPS steps of a drag of `target` (a locator), 4 px each: the pointer is left down."""
     box = target.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
