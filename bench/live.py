@@ -96,12 +96,11 @@ BROWSER_ALONE = """<!doctype html>
   const box = document.querySelector("textarea");
   const scrub = document.querySelector(".scrub");
   const cell = document.querySelector("td");
-  const step = (value) => echo.postMessage(value.toFixed(1));
   box.addEventListener("keydown", (e) => {
     if (!e.altKey || e.key !== "ArrowUp") return;
     e.preventDefault();
     box.value = (Number(box.value) + 0.1).toFixed(1);
-    step(Number(box.value));
+    echo.postMessage(box.value);
   });
   let drag = null;
   scrub.addEventListener("pointerdown", (e) => {
@@ -109,11 +108,12 @@ BROWSER_ALONE = """<!doctype html>
     drag = { x: e.clientX, steps: 0, from: Number(scrub.textContent) };
   });
   const moved = (e) => {
-    const steps = drag && Math.trunc((e.clientX - drag.x) / 4);
-    if (!drag || steps === drag.steps) return;
+    if (!drag) return;
+    const steps = Math.trunc((e.clientX - drag.x) / 4);
+    if (steps === drag.steps) return;
     drag.steps = steps;
     scrub.textContent = (drag.from + steps / 10).toFixed(1);
-    step(Number(scrub.textContent));
+    echo.postMessage(scrub.textContent);
   };
   scrub.addEventListener("pointerrawupdate", moved);
   scrub.addEventListener("pointermove", moved);
