@@ -108,6 +108,9 @@ STRICT_ENCODING = ("-X", "warn_default_encoding", "-W", "error::EncodingWarning"
 """Python's options that make a text read or write without an encoding an error: `test`
 builds under them, and the tests run the authors' commands under them, so that what is
 built and written is the same on Windows (whose default is not UTF-8) as here."""
+HANG_S = 600
+"""How long one test may take before it is failed as hung: the slowest take about 70 s
+with both cores busy, so this fails only a test that waits for what never comes."""
 # The other engines the smoke tests drive (tests/web/engines/): Debian's Firefox ESR,
 # over Marionette, its own protocol (no geckodriver needed);
 # WebKitGTK's WebDriver, with the MiniBrowser it starts, in a window on Xvfb.
@@ -727,9 +730,12 @@ def test() -> None:
     run(python, "-m", "ruff", "check", ".")
     engine_tests_in_pyodide(python)
     # One test process per core (the other engines' tests in one of them: see
-    # tests/web/engines/test_smoke.py); --durations: the slowest tests, to keep in view.
+    # tests/web/engines/test_smoke.py); --durations: the slowest tests, to keep in view;
+    # a test that hangs has every thread's stack printed, then its process is ended and
+    # replaced (pytest-timeout's thread method): it fails by name, and the rest still run.
     run(python, "-m", "pytest", "tests", "-n", "auto", "--dist", "loadgroup",
-        "--durations=10", *skip)
+        "--durations=10", "-o", f"faulthandler_timeout={HANG_S - 30}",
+        f"--timeout={HANG_S}", "--timeout-method=thread", *skip)
 
 
 def screenshot() -> None:
