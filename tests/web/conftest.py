@@ -29,6 +29,21 @@ NO_SNAPSHOT = "Python boots without its snapshot: "
 BOTH_BOOT_PATHS = pytest.mark.parametrize("boot_path", ["snapshot", "fresh"], indirect=True)
 
 
+def within(function: str, ms: int = RUN_MS) -> str:
+    """`function`, JavaScript that returns a promise, made to fail once `ms` have passed:
+    Playwright's evaluate waits on a promise with no timeout, so an event that never
+    comes (a frame, a run's end, a service worker's activation) would hang the test."""
+    return (f"(f => (...args) => Promise.race([f(...args), new Promise((_, fail) => "
+            f"setTimeout(() => fail(new Error('not settled within {ms} ms')), {ms}))]))"
+            f"({function})")
+
+
+def painted(page: Page) -> None:
+    """Wait for two frames: what observers were going to redraw is drawn."""
+    page.evaluate(within("() => new Promise(r => requestAnimationFrame(() => "
+                         "requestAnimationFrame(r)))"))
+
+
 def set_deadlines(page: Page, **ms: int) -> None:
     """Set the page's deadlines (deadlines.js: stopGraceMs, wholePictureMs, ...)."""
     page.evaluate(
@@ -132,6 +147,12 @@ class Playground:
         self.button("Run").click()
         return self.wait_for(*FINAL_STATES, timeout=RUN_MS)
 
+    def run_detail(self) -> dict:
+        """Run the element's code to its end (its run()); the run-end event's detail."""
+        return self.element.evaluate(within(
+            "el => new Promise(done => { el.addEventListener('run-end', e => done(e.detail), "
+            "{once: true}); el.run(); })"))
+
     @property
     def output(self) -> str:
         return self.element.locator(".output").inner_text()
@@ -205,9 +226,9 @@ class Playground:
         return marked.inner_text() if marked.count() else None
 
     def answers(self) -> bool:
-        """Whether the page runs a script and paints a frame before the test's own timeout."""
+        """Whether the page runs a script and paints a frame within RUN_MS."""
         return self.page.evaluate(
-            "() => new Promise(done => requestAnimationFrame(() => done(true)))"
+            within("() => new Promise(done => requestAnimationFrame(() => done(true)))")
         )
 
 

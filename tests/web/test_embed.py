@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page
 
 import build
-from tests.web.conftest import NEVER_MS, set_deadlines
+from tests.web.conftest import NEVER_MS, painted, set_deadlines
 from tests.web.pages import PlaygroundAt, course_page, playground, wait_for_all
 
 GUIDE = Path(__file__).parents[2] / "docs" / "authoring.md"  # the authoring guide
@@ -47,11 +47,6 @@ def requests_of(page: Page) -> list[str]:
     urls: list[str] = []
     page.on("request", lambda request: urls.append(request.url))
     return urls
-
-
-def painted(page: Page) -> None:
-    """Wait for two frames: observers that were going to fire have fired."""
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def test_ten_playgrounds_share_one_python_and_each_keeps_its_own_globals_and_table(

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .conftest import NEVER_MS, RUN_MS, set_deadlines
+from .conftest import NEVER_MS, RUN_MS, set_deadlines, within
 from .test_big_graph import MLP
 from .test_run import PROGRAMS, chapter_grads
 
@@ -135,9 +135,9 @@ def test_a_layout_that_comes_while_a_run_is_in_flight_waits_for_its_result(playg
       el.runtime.whenIdle = () => { el.askedIdle += 1; return whenIdle(); };
     }""")
     assert playground.run(code.replace("10.0", "123456.0")) == "done"  # a wider box: laid out
-    layout_worker(playground).evaluate("""() => new Promise(function laidOut(done) {
+    layout_worker(playground).evaluate(within("""() => new Promise(function laidOut(done) {
       self.held.length ? done() : setTimeout(laidOut, 10, done);
-    })""")
+    })"""))
     playground.start("while True:\n    pass\n")
     playground.wait_for("running")
     layout_worker(playground).evaluate(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
+from tests.web.conftest import painted
 from tests.web.pages import course_page, playground
 
 # The playground's background, its editor's, and that of the editor's search
@@ -71,7 +72,7 @@ def set_system(page: Page, scheme: str) -> None:
     """Switch the system's colour scheme; the page hears of it (a matchMedia change event)
     when it next renders, before that frame's animation callbacks."""
     page.emulate_media(color_scheme=scheme)
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    painted(page)
 
 
 def test_pydata_sphinx_themes_switch_on_html_is_followed(open_page):

@@ -11,7 +11,7 @@ import base64
 
 from playwright.sync_api import BrowserContext
 
-from tests.web.conftest import FINAL_STATES, NEVER_MS, Playground, set_deadlines
+from tests.web.conftest import FINAL_STATES, NEVER_MS, Playground, set_deadlines, within
 
 from .test_accessibility import axe_violations, readable
 
@@ -114,7 +114,7 @@ def edit_then_hear_another_tab_save(playground: Playground, edit: str, code: str
 
 
 def heard(playground: Playground) -> None:
-    playground.page.evaluate("() => window.heard")
+    playground.page.evaluate(within("() => window.heard"))
 
 
 def codes_in_switch(playground: Playground) -> list[str]:
@@ -413,10 +413,10 @@ def test_reset_keeps_the_code_it_replaced_in_the_switch_across_a_reload(playgrou
 def paste_into_address_bar(playground: Playground, url: str) -> None:
     """Go to `url`, which differs from the page's only in its fragment, as a learner who
     pastes it into the address bar does (no reload); returns once the page has heard of it."""
-    playground.page.evaluate("""url => new Promise(done => {
+    playground.page.evaluate(within("""url => new Promise(done => {
         addEventListener("hashchange", done, {once: true});
         location.href = url;
-    })""", url)
+    })"""), url)
 
 
 def test_an_unreadable_link_pasted_while_a_live_run_is_in_flight_is_said_after_its_output(

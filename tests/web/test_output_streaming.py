@@ -7,18 +7,18 @@ import json
 
 import pytest
 
-from .conftest import NEVER_MS, set_deadlines
+from .conftest import NEVER_MS, set_deadlines, within
 from .test_limits import COUNT_OUTPUT_MESSAGES
 
 # Prints a line and the start of another, then computes until stopped.
 BUSY_AFTER_PRINTING = "print('e =', 0.5)\nprint('partial', end='')\nwhile True:\n    pass\n"
 
 # The run's result (its ms), and how many output messages the page took in for it.
-RUN_COUNTED = """async (el, code) => {
+RUN_COUNTED = within("""async (el, code) => {
   el.code = code;
   const result = await el.run();
   return [result.ms, el.outputMessages];
-}"""
+}""")
 
 BOTH_SERVERS = pytest.mark.parametrize("isolated", [True, False], ids=["isolated", "plain"])
 

@@ -63,9 +63,7 @@ def chart(playground: Playground, name: str):
 def run_with_detail(playground: Playground, code: str) -> dict:
     """Run `code` to its end; the run-end event's detail."""
     playground.code = code
-    return playground.element.evaluate(
-        "el => new Promise(done => { el.addEventListener('run-end', e => done(e.detail), "
-        "{once: true}); el.run(); })")
+    return playground.run_detail()
 
 
 def test_a_run_that_plots_1000_times_ends_with_1000_points_drawn_and_in_run_end(playground):

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page
 
-from tests.web.conftest import RUN_MS
+from tests.web.conftest import RUN_MS, painted
 from tests.web.pages import CoursePages, PlaygroundAt, course_page, playground
 from tests.web.test_folding import FONT_PX
 
@@ -110,11 +109,6 @@ def run_and_measure(box: PlaygroundAt, nodes: int, code: str | None = None) -> d
     )
     painted(box.page)
     return box.element.evaluate(MEASURE)
-
-
-def painted(page: Page) -> None:
-    """Wait for two frames: what resize observers were going to redraw is drawn."""
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 @pytest.fixture

@@ -17,23 +17,23 @@ import build
 from autograd_playground.server import serving
 from bench.link import Link, serving_over
 
-from .conftest import Playground
+from .conftest import Playground, within
 from .test_run import CHAPTER_ROWS
 
 CACHE = "autograd-playground scripts"
 
 # Once the page's service worker is active: the URLs it keeps.
-ACTIVE_AND_KEPT = """async (cache) => {
+ACTIVE_AND_KEPT = within("""async (cache) => {
   const { active } = await navigator.serviceWorker.ready;
   if (active.state !== "activated") {
     await new Promise((done) => active.addEventListener("statechange", done, { once: true }));
   }
   return (await (await caches.open(cache)).keys()).map((request) => request.url).sort();
-}"""
+}""")
 
 # Ask for the service worker again (as the browser does on a later visit), wait for
 # the new one to be active, and return the URLs kept then.
-UPDATED_AND_KEPT = """async (cache) => {
+UPDATED_AND_KEPT = within("""async (cache) => {
   const registration = await navigator.serviceWorker.getRegistration();
   const activated = new Promise((done) => registration.addEventListener("updatefound", () => {
     const next = registration.installing;
@@ -42,7 +42,7 @@ UPDATED_AND_KEPT = """async (cache) => {
   await registration.update();
   await activated;
   return (await (await caches.open(cache)).keys()).map((request) => request.url).sort();
-}"""
+}""")
 
 
 @pytest.fixture

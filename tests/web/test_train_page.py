@@ -15,10 +15,7 @@ def run_at(page, site: str, name: str) -> tuple[PlaygroundAt, dict]:
     playground = PlaygroundAt(page, f"#{name}")
     playground.element.scroll_into_view_if_needed()  # Python starts once a playground is seen
     playground.wait_for("ready")
-    detail = playground.element.evaluate(
-        "el => new Promise(done => { el.addEventListener('run-end', e => done(e.detail), "
-        "{once: true}); el.run(); })")
-    return playground, detail
+    return playground, playground.run_detail()
 
 
 def test_the_model_s_forward_on_floats_gives_its_recorded_score(new_context, site):

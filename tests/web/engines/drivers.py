@@ -37,6 +37,10 @@ LOG_LINES = 40
 # How long WebKitGTK's session may take to start before it is tried once more. Its
 # driver once waited 95 minutes on a MiniBrowser that was gone, with no error.
 WEBKIT_START_S = 90
+# How long any later request to WebKitGTK's driver may wait for its answer, past a page
+# load's 300 s and the tests' scripts' 180 s (Selenium's own default is forever): a
+# MiniBrowser gone mid-test then fails the test instead of hanging it.
+WEBKIT_COMMAND_S = 360
 
 
 class Element(Protocol):
@@ -122,6 +126,7 @@ class WebKit:
             self.driver = self.start(options, display)
         except Exception:  # noqa: BLE001 - whatever stopped it, one more try
             self.driver = self.start(options, display)
+        self.driver.command_executor.client_config.timeout = WEBKIT_COMMAND_S
 
     @staticmethod
     def start(options: Options, display: str) -> webdriver.WebKitGTK:
