@@ -9,7 +9,7 @@ import textwrap
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import FINAL_STATES, RUN_MS
+from tests.web.conftest import FINAL_STATES, RUN_MS, within
 from tests.web.pages import PlaygroundAt, course_page
 
 from .test_accessibility import axe_violations, readable
@@ -62,11 +62,10 @@ class Exercise(PlaygroundAt):
         self.wait_for("ready", *FINAL_STATES)
         if code is not None:
             self.code = code
-        detail = self.element.evaluate(
-            "(el, ms) => new Promise((done, fail) => {"
-            " setTimeout(() => fail(new Error(`no check-end within ${ms} ms`)), ms);"
+        detail = self.element.evaluate(within(
+            "el => new Promise(done => {"
             " el.addEventListener('check-end', e => done(e.detail), {once: true});"
-            " el.shadowRoot.querySelector('button').click(); })", RUN_MS)
+            " el.shadowRoot.querySelector('button').click(); })"))
         self.wait_for(*FINAL_STATES, timeout=RUN_MS)
         return detail
 
