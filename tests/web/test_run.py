@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import BOTH_BOOT_PATHS
+from .conftest import BOTH_BOOT_PATHS, FINAL_STATES, RUN_MS
 
 pytestmark = BOTH_BOOT_PATHS
 PROGRAMS = Path(__file__).parent / "programs"
@@ -191,3 +191,21 @@ def test_reset_brings_back_the_example_and_undo_brings_back_the_learners_code(pl
     assert "VTanh" in playground.code
     playground.page.keyboard.press("Control+z")
     assert playground.code == "mine = 1\n"
+
+
+def test_the_nodes_show_as_soon_as_the_code_ends_before_what_it_left_is_freed(playground):
+    """The run's end (the objects it left freed, their __del__ run, Python put back) comes
+    after its tables are painted: here it never ends on its own."""
+    code = ("from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, 2.0, label='a')\n"
+            "class Endless:\n    def __del__(self):\n        while True:\n            pass\n\n"
+            "endless = Endless()\n")
+    playground.start(code)
+    playground.page.wait_for_function(
+        "() => [...document.querySelector('autograd-playground').shadowRoot"
+        ".querySelectorAll('tbody td.label')].some((cell) => cell.textContent === 'a')",
+        timeout=RUN_MS, polling=100)
+    assert playground.state == "running"
+    playground.button("Stop").click()
+    assert playground.wait_for(*FINAL_STATES, timeout=RUN_MS) in FINAL_STATES
+    assert playground.rows() == [["0", "a", "None", "2.0", "0.0"]]
+    assert playground.run("print('next run')") == "done"

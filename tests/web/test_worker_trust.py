@@ -131,6 +131,27 @@ def test_a_result_that_is_not_runner_pys_ends_the_run_as_an_error(playground):
     assert playground.run("print('next run')") == "done"
 
 
+def test_tables_ahead_of_a_result_that_are_not_the_runners_or_come_twice_end_the_run(playground):
+    valid = json.dumps([runner_table()])
+    ahead = {"type": "tables", "tables": valid}
+    bad_messages = [
+        [{"type": "tables", "tables": "not json"}],
+        [{"type": "tables", "tables": json.dumps({"title": "g"})}],
+        [{"type": "tables", "tables": json.dumps([{**runner_table(), "args": [[], [0, 2]]}])}],
+        [ahead, ahead],
+        [ahead, {"type": "result", "result": with_tables(runner_table()), "reached": []}],
+    ]
+    for messages in bad_messages:
+        playground.start(LOOP)
+        playground.wait_for_output("looping")
+        playground.element.evaluate(
+            "(el, messages) => messages.forEach((message) => "
+            "el.runtime.receive({...message, id: el.runtime.current.id}))", messages)
+        assert playground.wait_for("done", "error", "stopped") == "error"
+        assert "the run's output was malformed" in playground.output
+    assert playground.run("print('next run')") == "done"
+
+
 def test_code_that_closes_its_worker_ends_in_an_error_and_python_is_restarted(playground):
     set_deadlines(playground.page, pingMs=500)  # a closed worker never answers, however long
     assert playground.run("import js\njs.close()\nprint('closed')\n") == "error"

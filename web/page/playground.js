@@ -486,7 +486,15 @@ class AutogradPlayground extends HTMLElement {
       this.plots.add(batch);
     };
     const firstSteps = this.pacer.firstSteps(live);
-    const job = Object.assign(this.runtime.run(code, onOutput, this.exercise?.checks, onPlots, firstSteps), { code, live });
+    // The tables of code that ended without error, painted as they come: the run's end
+    // (what it left freed, Python put back) is still to come.
+    const onTables = (tables) => {
+      if (job.replaced) return;
+      this.showTables(tables, live);
+      job.tablesShown = true;
+    };
+    const job = Object.assign(
+      this.runtime.run(code, onOutput, this.exercise?.checks, onPlots, firstSteps, onTables), { code, live });
     this.pacer.begin(job);
     job.print = onOutput;
     job.clearOutput = () => {
@@ -517,7 +525,7 @@ class AutogradPlayground extends HTMLElement {
     if (job.replaced) return result;
     job.clearOutput();
     if (job.endNote) this.print("error", job.endNote);
-    this.showResult(result, job.live, this.code === job.code);
+    this.showResult(result, job.live, this.code === job.code, job.tablesShown);
     await Promise.all([this.output.drawn(), this.plots.drawn()]);
     this.plots.finish();
     this.exercise?.finish(result, job.code);
@@ -587,8 +595,9 @@ class AutogradPlayground extends HTMLElement {
   }
 
   /** `ofCode`: the editor still shows the code that ran (not a link's opened meanwhile),
-   *  so the line of its error is marked there. */
-  showResult(result, live, ofCode = true) {
+   *  so the line of its error is marked there; `tablesShown`: its tables are on screen
+   *  already (showTables), which a run that ended without error leaves as they are. */
+  showResult(result, live, ofCode = true, tablesShown = false) {
     this.leaveBuilt();
     this.results.classList.remove("unrun");
     if (result.error) this.print("error", result.error);
@@ -598,7 +607,7 @@ class AutogradPlayground extends HTMLElement {
     const kept = live && nothingRan(result) && this.tables.tables.length > 0;
     if (kept) {
       this.markStale(`These are the results of the last run that worked: this code has a ${noGraphNote(result)}`);
-    } else {
+    } else if (!(tablesShown && result.status === "done")) {
       this.markStale(result.status === "done" ? null : stopNote(result));
       this.tables.setTables(result.tables, { complete: result.status === "done", empty: noGraphNote(result), live });
     }
@@ -606,6 +615,14 @@ class AutogradPlayground extends HTMLElement {
     const words = { done: `ran${time}`, error: `error${time}`, stopped: "stopped" };
     const restarting = this.runtime.ready ? "" : `; ${phaseText(this.runtime.phase)}`;
     this.setStatus(words[result.status] + restarting);
+  }
+
+  /** The tables of a run whose code ended without error, before its result. */
+  showTables(tables, live) {
+    this.leaveBuilt();
+    this.results.classList.remove("unrun");
+    this.markStale(null);
+    this.tables.setTables(tables, { live });
   }
 
   /** The results computed when the page was built go for good: a run's own replace them,

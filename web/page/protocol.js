@@ -46,6 +46,8 @@ const FIELDS = {
   },
   output: { id: isId, batch: (v) => typeof v === "string" },
   plots: { id: isId, batch: (v) => typeof v === "string" }, // playground_runner/plots.py's
+  // The run's tables, ahead of its result (parseTables checks them).
+  tables: { id: isId, tables: (v) => typeof v === "string" },
   // `reached`: what the code did that reached into the playground itself (pyodide-hooks.js).
   result: { id: isId, result: (v) => typeof v === "string", reached: isReached },
   pong: { id: isId },
@@ -170,19 +172,33 @@ export function parseResult(json) {
     && Array.isArray(result.tables)
     && (result.check === undefined || result.check === null || isVerdict(result.check));
   if (!valid) throw new Malformed("a result that is not the runner's");
-  if (result.tables.length > TABLE.perRun) throw new Malformed(`more than ${TABLE.perRun} tables`);
-  result.tables.forEach((t, i) => {
+  checkTables(result.tables);
+  if (result.error !== null) result.error = cut(result.error, MAX_ERROR_CHARS, "\n… error truncated\n");
+  result.check?.messages.forEach((text, i, messages) => (messages[i] = cut(text, MAX_ERROR_CHARS)));
+  return result;
+}
+
+/** A run's tables, sent ahead of its result, checked; an over-long title, label or op is
+ *  cut short. */
+export function parseTables(json) {
+  const tables = parseJson(json, "tables");
+  if (!Array.isArray(tables)) throw new Malformed("tables that are not a list");
+  return checkTables(tables);
+}
+
+/** Check a run's `tables` (a list), with their numbers unpacked, and cut their texts. */
+function checkTables(tables) {
+  if (tables.length > TABLE.perRun) throw new Malformed(`more than ${TABLE.perRun} tables`);
+  tables.forEach((t, i) => {
     unpack(t, i);
     const problem = tableProblem(t);
     if (problem) throw new Malformed(`table ${i} ${problem}`);
   });
-  if (result.error !== null) result.error = cut(result.error, MAX_ERROR_CHARS, "\n… error truncated\n");
-  result.check?.messages.forEach((text, i, messages) => (messages[i] = cut(text, MAX_ERROR_CHARS)));
-  for (const t of result.tables) {
+  for (const t of tables) {
     t.title = cut(t.title);
     for (const column of ["label", "op"]) t[column] = t[column].map((text) => text && cut(text));
   }
-  return result;
+  return tables;
 }
 
 /** The {steps, noSteps} of a "steps" message for table `t` (Runner.steps): its Backward's

@@ -39,13 +39,15 @@
 // check would otherwise slow the painting of the result.
 // A table of a long Backward comes without its steps (stepsLater): the stepper asks for
 // them (steps()) as the learner starts its replay, of the worker that ran it, which holds
-// those of its last run alone.
+// those of its last run alone. The tables of code that ended without error come ahead of
+// the result, as soon as they are made (onTables), so that the page paints them while the
+// worker frees what the run left and puts Python back.
 
 import { deadlines } from "./deadlines.js";
 import { newMailbox, readMailbox } from "../shared/mailbox.js";
 import { moduleWorker } from "../shared/module-worker.js";
 import { newGate, openGate, UNLIMITED } from "../shared/pace-gate.js";
-import { checkMessage, countOutput, Malformed, parseBatch, parsePlots, parseResult, parseSteps } from "./protocol.js";
+import { checkMessage, countOutput, Malformed, parseBatch, parsePlots, parseResult, parseSteps, parseTables } from "./protocol.js";
 import { keepScriptsForNextLoad, pythonWorkerUrl } from "./script-cache.js";
 
 const INTERRUPT_EVERY_MS = 50;
@@ -147,13 +149,15 @@ export class Runtime extends EventTarget {
    * leaves); `onOutput(stream, text)` receives its output as it comes, and
    * `onPlots(batch)` what it plots (protocol.js's parsePlots); it may begin
    * `firstSteps` steps of its plots (UNLIMITED: all) before the page says more (pace()).
+   * `onTables(tables)` gets the tables of code that ended without error as soon as they
+   * come, ahead of the result (which has them too).
    * Returns a job whose `started` promise resolves when Python begins running
    * it (runs queue) and whose `done` promise resolves to the runner's result.
    */
-  run(code, onOutput, checks = [], onPlots = () => {}, firstSteps = UNLIMITED) {
+  run(code, onOutput, checks = [], onPlots = () => {}, firstSteps = UNLIMITED, onTables = () => {}) {
     const plotted = { series: new Map(), pictures: new Set() };
     const job = {
-      id: ++this.lastId, code, checks, onOutput, onPlots, plotted, firstSteps, sent: { chars: 0, lines: 0 }, timers: [],
+      id: ++this.lastId, code, checks, onOutput, onPlots, onTables, plotted, firstSteps, sent: { chars: 0, lines: 0 }, timers: [],
     };
     job.started = new Promise((resolve) => (job.begin = resolve));
     job.done = new Promise((resolve) => (job.resolve = resolve));
@@ -355,8 +359,13 @@ export class Runtime extends EventTarget {
       asked.resolve(parseSteps(message.steps, asked.table)); // malformed: restart() resolves it
       this.asked.delete(key);
     } else if (!job || id !== job.id || (type === "pong") !== Boolean(job.answer)) {
-      // Output and the result belong to the run in flight, before its result; a pong, after.
+      // Output, tables and the result belong to the run in flight, before its result; a
+      // pong, after.
       throw new Malformed(`a "${type}" message for no run in progress`);
+    } else if (type === "tables") {
+      if (job.tables) throw new Malformed("a run's tables, twice");
+      job.tables = this.keepLater(parseTables(message.tables), id);
+      job.onTables(job.tables);
     } else if (type === "output") {
       const pairs = parseBatch(message.batch);
       countOutput(job.sent, pairs);
@@ -365,12 +374,19 @@ export class Runtime extends EventTarget {
       job.onPlots(parsePlots(message.batch, job.plotted));
     } else if (type === "result") {
       job.answer = parseResult(message.result);
-      job.answer.tables.forEach((t, index) => t.stepsLater !== null && this.later.set(t, { id, index, port: this.port }));
+      if (job.tables && job.answer.tables.length) throw new Malformed("a run's tables, twice");
+      job.answer.tables = job.tables ?? this.keepLater(job.answer.tables, id);
       if (message.reached.length) return this.freshAfter(job.answer, message.reached);
       job.timers.push(setTimeout(() => this.restart(unanswered()), deadlines.pingMs));
     } else {
       this.finish(job.answer);
     }
+  }
+
+  /** Note which of run `id`'s `tables` have their steps to come (steps()); `tables`. */
+  keepLater(tables, id) {
+    tables.forEach((t, index) => t.stepsLater !== null && this.later.set(t, { id, index, port: this.port }));
+    return tables;
   }
 
   setPhase(phase) {

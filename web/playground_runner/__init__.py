@@ -6,9 +6,11 @@ page in batches; errors come back as a traceback of the learner's own frames;
 every graph the code left in its globals (or passed to `show`) comes back as a
 table, and an exercise's checks say whether the code passes them (checks.py), all as
 one JSON string so the page parses it once; what the code passes to `plot` and
-`boundary` streams to the page as it runs, for charts (plots.py). While the code runs,
-the engine notes which of its lines made each node, so the page can point from a
-node to its line.
+`boundary` streams to the page as it runs, for charts (plots.py). The tables of code that
+ended without error go to the page as soon as they are made, ahead of the result, so
+that the page paints them while the runner frees what the run left and puts Python
+back. While the code runs, the engine notes which of its lines made each node, so the
+page can point from a node to its line.
 
 Whatever the code does, the run ends with a result: everything the runner does
 around the code (finding graphs, tables, tracebacks, JSON) is guarded, so only a
@@ -68,7 +70,8 @@ class Runner:
             report: Callable[[str], None] | None = None,
             send_plots: Callable[[str], None] | None = None,
             pace: Callable[[bool], bool] | None = None, unseen: bool = False,
-            end_callbacks: Callable[[], None] | None = None, packed: bool = False) -> str:
+            end_callbacks: Callable[[], None] | None = None, packed: bool = False,
+            send_tables: Callable[[str], None] | None = None) -> str:
         """Run `code` in a fresh namespace, then, if it ended without error, the author's
         `checks` on what it left; returns the result as JSON for the page. `report` hears,
         as it happens, each time the code reaches into the playground itself (guard.py);
@@ -76,7 +79,9 @@ class Runner:
         `pace`, as each step of them begins, whether it may (plots.py). An `unseen` run
         (the worker's warm-up) leaves the steps held of the last run. `end_callbacks` is
         the worker's, which ends what the run handed JavaScript to call later (let_go).
-        `packed` (the worker's runs) sends the tables' numbers packed for the page (packed.py)."""
+        `packed` (the worker's runs) sends the tables' numbers packed for the page (packed.py).
+        `send_tables`, where given, gets the tables of code that ended without error as JSON
+        as soon as they are made, and the result then has none of its own."""
         output = Output(send_output)
         result = {"status": "done", "error": None, "line": None, "ms": 0.0,
                   "ended": time.time() * 1000, "tables": [], "check": None}
@@ -98,6 +103,10 @@ class Runner:
             _enter(state, api)
             plots = Plots(send_plots, _flushing(pace, output))
             namespace = _run(code, output, result, plots, self, shapes)
+            if send_tables is not None and result["status"] == "done" and result["tables"]:
+                send_tables(_json(result, output, self,
+                                  lambda: _sent_tables(result["tables"], packed)))
+                result["tables"] = []
             if checks and result["status"] == "done":
                 for step in (*restore, self.standard.restore):  # the checks' pristine names
                     step()
@@ -118,7 +127,7 @@ class Runner:
                     continue
         while True:
             try:
-                text = _json(result, output, self, packed)
+                text = _json(result, output, self, lambda: _as_sent(result, packed))
                 break
             except KeyboardInterrupt:  # a Stop that came just as the run ended
                 result["status"] = "stopped"
@@ -288,24 +297,28 @@ def _redirect(output: Output) -> None:
         signal.signal(TICK, output.tick)
 
 
-def _json(result: dict, output: Output, runner: Runner, packed: bool) -> str:
-    """The result as JSON, after the output, its tables' numbers `packed` or not; a table
-    that cannot be sent is noted instead (and the runner keeps what makes the steps of
-    those sent)."""
+def _json(result: dict, output: Output, runner: Runner, sent: Callable[[], object]) -> str:
+    """JSON of `sent()` (the result, or its tables), after the output; a table of the
+    result's that cannot be sent is noted instead (and the runner keeps what makes the
+    steps of those sent)."""
     try:
-        text = json.dumps(_as_sent(result, packed), allow_nan=False)
+        text = json.dumps(sent(), allow_nan=False)
     except (TypeError, ValueError):
-        sent = [(t, later) for t, later in zip(result["tables"], runner.later, strict=True)
+        kept = [(t, later) for t, later in zip(result["tables"], runner.later, strict=True)
                 if _sendable(t, output)]
-        result["tables"] = [t for t, _ in sent]
-        runner.later = [later for _, later in sent]
-        text = json.dumps(_as_sent(result, packed), allow_nan=False)
+        result["tables"] = [t for t, _ in kept]
+        runner.later = [later for _, later in kept]
+        text = json.dumps(sent(), allow_nan=False)
     output.flush()
     return text
 
 
 def _as_sent(result: dict, packed: bool) -> dict:
-    return {**result, "tables": list(map(packed_table, result["tables"]))} if packed else result
+    return {**result, "tables": _sent_tables(result["tables"], packed)} if packed else result
+
+
+def _sent_tables(tables: list, packed: bool) -> list:
+    return list(map(packed_table, tables)) if packed else tables
 
 
 def _sendable(table: dict, output: Output) -> bool:

@@ -45,7 +45,7 @@ async function handle(data, say) {
     putBack(); // before micropip's import, which saves what it finds as pristine
     if (!micropip && MENTIONS_MICROPIP.test(data.code)) await loadMicropip(site);
     if (interrupt) interrupt[0] = 0; // a Stop that came after the last run ended
-    const { runOutbox, send, sendPlots } = runHooks(data.id, say);
+    const { runOutbox, send, sendPlots, sendTables } = runHooks(data.id, say);
     const globals = globalsNow();
     const files = filesNow();
     runStarts();
@@ -54,7 +54,7 @@ async function handle(data, say) {
       // runEnds is called by the runner, before it puts Python back; here too, in case
       // Python failed before it could.
       result = withOutbox(runOutbox, () =>
-        runCode(data.code, send, data.checks, reach, sendPlots, pace, false, runEnds, PACKED),
+        runCode(data.code, send, data.checks, reach, sendPlots, pace, false, runEnds, PACKED, sendTables),
       );
     } finally {
       runEnds();

@@ -54,17 +54,17 @@ export function installHooks(pyodide, buffer, gate, stdlib) {
   watchRealm();
 }
 
-/** What run `id` sends its output and plots with, which `say` tells the page; what it
- *  reaches into is gathered afresh (`reached`). */
+/** What run `id` sends its output, plots and tables with, which `say` tells the page; what
+ *  it reaches into is gathered afresh (`reached`). */
 export function runHooks(id, say) {
   reached = [];
   const runOutbox = new Outbox((batch) => say({ type: "output", id, batch }));
   const send = (batch) => runOutbox.add(batch);
-  const sendPlots = (batch) => {
+  const after = (type, name) => (text) => {
     runOutbox.flush();
-    say({ type: "plots", id, batch });
+    say({ type, id, [name]: text });
   };
-  return { runOutbox, send, sendPlots };
+  return { runOutbox, send, sendPlots: after("plots", "batch"), sendTables: after("tables", "tables") };
 }
 
 /** `run()`, with Python's ticks posting what waits in `runOutbox` while it runs. */

@@ -40,6 +40,9 @@
 //                                             50 ms while the run goes on (outbox.js)
 //                {type: "plots", id, batch}   JSON of what plot() and boundary() gathered
 //                                             (playground_runner/plots.py)
+//                {type: "tables", id, tables}  JSON of the run's tables, once its code has ended
+//                                             without error: ahead of its result, which then
+//                                             has none of its own
 //                {type: "result", id, result, reached}  JSON from playground_runner.run, and
 //                                             what the code did that reached into the playground
 //                                             itself (guard.py; realm.js): the page then starts
