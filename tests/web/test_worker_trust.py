@@ -97,6 +97,19 @@ def with_tables(*tables: dict) -> str:
     return json.dumps({"status": "done", "error": None, "line": None, "tables": tables})
 
 
+def ends_malformed(playground, messages: list[dict]) -> str:
+    """Hand the page `messages`, each as the worker's for the run in flight: they end it as
+    an error that says so. Returns the run's output."""
+    playground.start(LOOP)
+    playground.wait_for_output("looping")
+    playground.element.evaluate(
+        "(el, messages) => messages.forEach((message) => "
+        "el.runtime.receive({...message, id: el.runtime.current.id}))", messages)
+    assert playground.wait_for("done", "error", "stopped") == "error"
+    assert "the run's output was malformed" in playground.output
+    return playground.output
+
+
 def test_a_result_that_is_not_runner_pys_ends_the_run_as_an_error(playground):
     valid = runner_table()
     bad_results = [
@@ -116,13 +129,8 @@ def test_a_result_that_is_not_runner_pys_ends_the_run_as_an_error(playground):
         with_tables({**valid, "data": base64.b64encode(struct.pack("<3d", 1, 2, 3)).decode()}),
     ]
     for result in bad_results:
-        playground.start(LOOP)
-        playground.wait_for_output("looping")
-        playground.element.evaluate(
-            "(el, result) => el.runtime.receive("
-            "{type: 'result', id: el.runtime.current.id, result})", result)
-        assert playground.wait_for("done", "error", "stopped") == "error"
-        assert "the run's output was malformed" in playground.output
+        output = ends_malformed(playground, [{"type": "result", "result": result, "reached": []}])
+        assert 'a "result" message with a bad' not in output  # the result itself is refused
     for message in [{"type": "result", "id": 999, "result": "{}"}, {"type": "status"}, "pwned"]:
         playground.start(LOOP)
         playground.wait_for_output("looping")
@@ -142,13 +150,7 @@ def test_tables_ahead_of_a_result_that_are_not_the_runners_or_come_twice_end_the
         [ahead, {"type": "result", "result": with_tables(runner_table()), "reached": []}],
     ]
     for messages in bad_messages:
-        playground.start(LOOP)
-        playground.wait_for_output("looping")
-        playground.element.evaluate(
-            "(el, messages) => messages.forEach((message) => "
-            "el.runtime.receive({...message, id: el.runtime.current.id}))", messages)
-        assert playground.wait_for("done", "error", "stopped") == "error"
-        assert "the run's output was malformed" in playground.output
+        ends_malformed(playground, messages)
     assert playground.run("print('next run')") == "done"
 
 
