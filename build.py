@@ -732,11 +732,13 @@ def test() -> None:
     engine_tests_in_pyodide(python)
     # One test process per core (the other engines' tests in one of them: see
     # tests/web/engines/test_smoke.py); --durations: the slowest tests, to keep in view;
-    # a test that hangs has every thread's stack printed, then its process is ended and
-    # replaced (pytest-timeout's thread method): it fails by name, and the rest still run.
+    # a test that hangs has every thread's stack printed, then its process is ended
+    # (pytest-timeout's thread method), and the run ends with it failed by name: a process
+    # started in its place would be handed the rest of its group with that test in it, and
+    # xdist's load-group scheduling then waits for ever (--max-worker-restart=0).
     run(python, "-m", "pytest", "tests", "-n", "auto", "--dist", "loadgroup",
         "--durations=10", "-o", f"faulthandler_timeout={HANG_S - 30}",
-        f"--timeout={HANG_S}", "--timeout-method=thread", *skip)
+        f"--timeout={HANG_S}", "--timeout-method=thread", "--max-worker-restart=0", *skip)
 
 
 def screenshot() -> None:

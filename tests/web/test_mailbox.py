@@ -7,10 +7,10 @@ come as each frame starts, so that a result in by then is painted in that frame.
 from tests.web.conftest import RUN_MS
 
 HOLD_RUN_MESSAGES = """
-// The page's posted messages of a run (output, result, the ping's answer) are held
-// back for good: a stand-in for the browser's hold after a key, without its frame.
+// The page's posted messages of a run (output, tables, result, the ping's answer) are
+// held back for good: a stand-in for the browser's hold after a key, without its frame.
 const port = Object.getOwnPropertyDescriptor(MessagePort.prototype, "onmessage");
-const RUN_MESSAGES = ["output", "plots", "result", "pong"];
+const RUN_MESSAGES = ["output", "plots", "tables", "result", "pong"];
 globalThis.heldMessages = 0;
 Object.defineProperty(MessagePort.prototype, "onmessage", {
   get() { return port.get.call(this); },
