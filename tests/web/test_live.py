@@ -70,9 +70,9 @@ def test_typing_re_runs_the_code_and_the_table_follows(playground):
     assert a_data(playground) == "2.0"
     put_cursor_after(playground, "MakeValue(g, 2")
     playground.page.keyboard.type("5")  # 2.0 -> 25.0
-    wait_for_a(playground, "25.0")
+    wait_for_a(playground, "25.0")  # the table comes ahead of the run's end
     assert "MakeValue(g, 25.0" in playground.code
-    assert playground.state == "done"
+    assert playground.wait_for("done", "error") == "done"
 
 
 def test_alt_arrows_step_a_number_and_undo_puts_it_back(playground):
