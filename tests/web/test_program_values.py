@@ -13,7 +13,7 @@ from tests.web.conftest import RUN_MS
 from tests.web.pages import PlaygroundAt, wait_for_all
 
 from .test_first_screen import PHONE
-from .test_graph import box, run_and_draw, step_button, stepper
+from .test_graph import box, run_and_draw, step_button, stepper, wait_for_picture
 from .test_live import put_cursor_after, wait_for_a
 from .test_run import CHAPTER_ROWS, chapter_grads
 
@@ -53,6 +53,7 @@ def expect_the_programs_values(playground, grads: list[float]) -> None:
     assert grad_heading(playground) == "grad"
     expect(band(playground)).to_be_hidden()
     assert stepper(playground).get_attribute("data-step") is None
+    wait_for_picture(playground)  # a live run's is drawn once the run has ended
     shown = [float(line.split()[-1]) for line in picture_grads(playground)]
     assert shown == pytest.approx(grads, rel=1e-5)
 
