@@ -405,7 +405,7 @@ def engine_tests_in_pyodide(python: Path) -> None:
     for test, reason in LEFT_OUT_IN_PYODIDE.items():
         print(f"build.py: left out in Pyodide: {test}: {reason}", flush=True)
     deselect = [arg for test in LEFT_OUT_IN_PYODIDE for arg in ("--deselect", test)]
-    copy = ["pyproject.toml", "tests/__init__.py", "tests/engine", "examples"]
+    copy = ["pyproject.toml", "tests/__init__.py", "tests/conftest.py", "tests/engine", "examples"]
     run(*in_pyodide(python, copy, "-m", "pytest", "tests/engine", *deselect))
 
 

@@ -6,6 +6,13 @@ import socket
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# No verdict may depend on how fast the machine is: Hypothesis's deadline for an example
+# and its health check for slow data generation are timings, so neither applies.
+settings.register_profile("any machine", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("any machine")
 
 
 @pytest.fixture

@@ -68,7 +68,7 @@ def test_a_node_used_twice_gets_a_term_per_use():
     assert [t["grad"] for t in step["terms"]] == [3.0, 6.0]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(programs())
 def test_steps_end_with_backwards_grads_on_random_graphs(program):
     leaves, steps = program

@@ -91,7 +91,7 @@ def test_every_pep8_name_is_the_course_function_itself():
         assert getattr(engine, alias) is getattr(engine, name)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(programs())
 def test_random_graphs_match_finite_differences(program):
     leaves, steps = program

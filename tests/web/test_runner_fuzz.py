@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from types import ModuleType
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Graph, Value
@@ -142,7 +142,7 @@ def run_with(code: str, graph: object, title: object = None) -> tuple[dict, str]
         del sys.modules["hostile"]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150)
 @given(graphs())
 def test_a_hostile_graph_in_the_globals_never_changes_the_runs_status(graph):
     result, output = run_with("from hostile import graph\nprint('ran')\n", graph)
@@ -158,7 +158,7 @@ def test_a_hostile_graph_in_the_globals_never_changes_the_runs_status(graph):
         assert all(capped(x, FULL_LABEL_CHARS) for x in table["fullLabel"].values())
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100)
 @given(graphs(), st.one_of(st.none(), texts, weird))
 def test_showing_a_hostile_graph_is_a_table_a_note_or_an_error_of_show(graph, title):
     result, _ = run_with("from hostile import graph, title\nshow(graph, title)\n", graph, title)
