@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import build
 
@@ -95,8 +96,18 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+WHERE = """el => `${el.id || el.localName}: ${el.dataset.state}, "${
+  el.shadowRoot?.querySelector('.status')?.textContent ?? ''}", Python ${el.runtime?.phase}, ${
+  el.runtime?.current ? `run ${el.runtime.current.id} in flight` : 'no run in flight'}, ${
+  el.runtime?.queue?.length ?? 0} queued`"""
+"""Where a playground is, in words, for a test that waited for it in vain: its state and
+status, its Python's phase, and its runs."""
+
+
 class Playground:
     """The page's <autograd-playground>, driven the way a learner drives it."""
+
+    selector = "autograd-playground"
 
     def __init__(self, page: Page) -> None:
         self.page = page
@@ -121,12 +132,19 @@ class Playground:
         return self.element.get_attribute("data-state")
 
     def wait_for(self, *states: str, timeout: float = BOOT_MS) -> str:
-        self.page.wait_for_function(
-            "states => states.includes(document.querySelector('autograd-playground')"
-            "?.dataset.state)",
-            arg=list(states),
-            timeout=timeout,
-        )
+        """Wait until the playground is in one of `states`; past the timeout, fail saying
+        where it is (WHERE)."""
+        try:
+            self.page.wait_for_function(
+                "([selector, states]) => states.includes(document.querySelector(selector)"
+                "?.dataset.state)",
+                arg=[self.selector, list(states)],
+                timeout=timeout,
+            )
+        except PlaywrightTimeoutError:
+            where = self.element.evaluate(WHERE)
+            raise AssertionError(f"not {' or '.join(states)} within {timeout / 1000:g} s: "
+                                 f"{where}") from None
         return self.state
 
     @property

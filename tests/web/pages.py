@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from playwright.sync_api import Frame, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.web.conftest import BOOT_MS, Playground
+from tests.web.conftest import BOOT_MS, WHERE, Playground
 
 ISOLATION_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
@@ -89,15 +89,6 @@ class PlaygroundAt(Playground):
         self.selector = selector
         self.element = page.locator(selector)
 
-    def wait_for(self, *states: str, timeout: float = BOOT_MS) -> str:
-        self.page.wait_for_function(
-            "([selector, states]) => states.includes(document.querySelector(selector)"
-            "?.dataset.state)",
-            arg=[self.selector, list(states)],
-            timeout=timeout,
-        )
-        return self.state
-
     def wait_for_output(self, text: str) -> None:
         self.page.wait_for_function(
             "([selector, text]) => document.querySelector(selector)"
@@ -121,7 +112,5 @@ def wait_for_all(page: Page, state: str, timeout: float = BOOT_MS) -> None:
             timeout=timeout,
         )
     except PlaywrightTimeoutError:
-        states = page.locator("autograd-playground").evaluate_all(
-            "els => els.map(el => `${el.id || '(no id)'}: ${el.dataset.state}, "
-            "${el.shadowRoot?.querySelector('.status')?.textContent ?? ''}`)")
+        states = page.locator("autograd-playground").evaluate_all(f"els => els.map({WHERE})")
         raise AssertionError(f"not all playgrounds are {state}: {states}") from None
