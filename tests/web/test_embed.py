@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 import build
-from tests.web.conftest import NEVER_MS, painted, set_deadlines
+from tests.web.conftest import NEVER_MS, RUN_MS, painted, set_deadlines
 from tests.web.pages import PlaygroundAt, course_page, playground, wait_for_all
 
 GUIDE = Path(__file__).parents[2] / "docs" / "authoring.md"  # the authoring guide
@@ -262,6 +262,8 @@ def test_hide_output_and_hide_table_hide_those_panels(pages, site, new_page):
     for box in (no_output, no_table, editor_only):
         box.wait_for("ready")
         assert box.run() == "done"
+        # Its picture drawn, the boxes below it are where they stay for the next click.
+        expect(box.element).to_have_attribute("data-painted", "true", timeout=RUN_MS)
 
     assert shown(no_output) == ["Nodes", "table", "picture", "legend", "zoom buttons", "stepper"]
     assert shown(no_table) == ["Output", "output"]
