@@ -111,7 +111,7 @@ class Playground:
 
     def __init__(self, page: Page) -> None:
         self.page = page
-        self.element = page.locator("autograd-playground")
+        self.element = page.locator(self.selector)
         self.workers: list[str] = []  # the URL of each worker the page started, in order
         if isinstance(page, Page):  # not a frame's playground
             page.on("worker", lambda worker: self.workers.append(worker.url))

@@ -85,9 +85,8 @@ class PlaygroundAt(Playground):
     """One of the playgrounds of a page (or of a frame's page), found by a CSS selector."""
 
     def __init__(self, page: Page | Frame, selector: str) -> None:
-        super().__init__(page)
         self.selector = selector
-        self.element = page.locator(selector)
+        super().__init__(page)
 
     def wait_for_output(self, text: str) -> None:
         self.page.wait_for_function(
