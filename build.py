@@ -109,7 +109,7 @@ STRICT_ENCODING = ("-X", "warn_default_encoding", "-W", "error::EncodingWarning"
 builds under them, and the tests run the authors' commands under them, so that what is
 built and written is the same on Windows (whose default is not UTF-8) as here."""
 HANG_S = 600
-"""How long one test may take before it is failed as hung: the slowest take up to 90 s
+"""How long one test may take before it is failed as hung: the slowest take up to 100 s
 with both cores busy (`--durations`), so this fails only a test that waits for what
 never comes."""
 # The other engines the smoke tests drive (tests/web/engines/): Debian's Firefox ESR,
