@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 
 import pytest
@@ -14,8 +15,9 @@ from playwright.sync_api import expect
 
 import build
 from autograd_playground.bake_html import PageBakeError, bake_page
-from autograd_playground.built import full_number, short_number
+from autograd_playground.built import MAX_ROWS, full_number, results_html, short_number
 from tests.web.conftest import FINAL_STATES, RUN_MS, Playground
+from tests.web.pages import PlaygroundAt, course_page, playground
 
 BUILT = "[data-role=built]"
 CELLS = "rows => rows.map(r => [...r.cells].map(c => [c.textContent, c.title]))"
@@ -71,26 +73,72 @@ def styled_as_a_table(table) -> bool:
     }""")
 
 
-def test_built_results_show_before_python_is_ready_then_a_run_replaces_them_alike(
-        new_context, site):
-    held = new_context().new_page()
-    held.route("**/worker.js", lambda route: None)  # Python never starts
-    held.goto(site + "index.html")
-    held.evaluate("customElements.whenDefined('autograd-playground')")
-    element = held.locator("autograd-playground")
-    expect(element.locator(f"{BUILT} table")).to_be_visible()
-    expect(element.locator(".first-hint")).to_be_hidden()
-    expect(element.locator(f"{BUILT} pre.built-code")).to_be_hidden()  # the editor's
-    assert element.get_attribute("data-state") == "loading"
-    before = built_rows(element)
+def live_rows(element) -> list[list[list[str]]]:
+    return element.locator(".scroller tbody tr:not(.spacer)").evaluate_all(CELLS)
 
+
+def built_note(element) -> str:
+    """What the results' first heading says after its name: the mark of built results."""
+    return element.locator(".results > h2").first.evaluate(
+        "h => getComputedStyle(h, '::after').content")
+
+
+def test_before_python_is_ready_the_built_results_show_in_the_live_panels(new_context, site):
     page = new_context().new_page()
-    playground = Playground(page).open(site + "index.html")
+    page.route("**/worker.js", lambda route: None)  # Python never starts
+    page.goto(site + "index.html")
+    page.evaluate("customElements.whenDefined('autograd-playground')")
+    element = page.locator("autograd-playground")
+    assert element.get_attribute("data-state") == "loading"
+    # Laid out as a run's: the output, the table and the steppers, not the page's HTML.
+    expect(element.locator(".scroller")).to_be_visible()
+    expect(element.locator(f"{BUILT} table")).to_be_hidden()
+    expect(element.locator(".first-hint")).to_be_hidden()
+    assert live_rows(element) == built_rows(element)  # its one table's rows, alike
+    assert element.locator(".output").inner_text().strip() == "e = 0.999329299739067"
+    expect(element.locator(".tape-stepper")).to_be_visible()
+    assert "computed when this page was built" in built_note(element)
+    # The picture waits for Python: its Graphviz would share a slow link with Python.
+    assert element.locator(".picture").get_attribute("data-state") == "laying-out"
+
+
+@pytest.mark.parametrize(("width", "page_name", "playground_id"), [
+    (1280, "course.html", "engine-backward"), (390, "course.html", "engine-backward"),
+    (1280, "course.html", "reuse"), (1280, "index.html", None)])
+def test_a_run_replaces_the_built_results_moving_nothing_on_the_page(
+        new_context, site, width, page_name, playground_id):
+    page = new_context(viewport={"width": width, "height": 900}).new_page()
+    playground = PlaygroundAt(page, f"#{playground_id}") if playground_id else Playground(page)
+    page.goto(site + page_name)
+    playground.element.scroll_into_view_if_needed()
+    playground.wait_for("ready")
+    wait_for_painted(playground)  # the built results' picture, once Python is ready
+    before = where_things_are(playground)
+    rows = live_rows(playground.element)
     assert playground.run() == "done"
-    assert element.locator(BUILT).count() == 1  # the held page's are still there
+    wait_for_painted(playground)
     assert playground.element.locator(BUILT).count() == 0
-    live = playground.element.locator("tbody tr:not(.spacer)").evaluate_all(CELLS)
-    assert live == before
+    assert built_note(playground.element) in ("none", "normal")
+    assert live_rows(playground.element) == rows
+    assert where_things_are(playground) == before
+
+
+def wait_for_painted(playground) -> None:
+    playground.page.wait_for_function("el => el.dataset.painted === 'true'",
+                                      arg=playground.element.element_handle(), timeout=RUN_MS)
+
+
+def where_things_are(playground) -> dict[str, list[int]]:
+    """The top and height, in the page, of the playground, its table, its picture, its
+    steppers and of what follows it (null: not shown)."""
+    return playground.element.evaluate("""el => {
+      const box = (e) => { const r = e.getBoundingClientRect();
+        return r.height ? [Math.round(r.top + scrollY), Math.round(r.height)] : null; };
+      const parts = ['.scroller', '.picture-frame', '.tape-stepper', '.stepper'];
+      const next = el.nextElementSibling ?? el.parentElement.nextElementSibling;
+      return { playground: box(el), next: next ? box(next) : null,
+        ...Object.fromEntries(parts.map((p) => [p, box(el.shadowRoot.querySelector(p))])) };
+    }""")
 
 
 def test_a_run_queued_before_python_is_ready_keeps_them_until_its_result(new_context, site):
@@ -98,11 +146,12 @@ def test_a_run_queued_before_python_is_ready_keeps_them_until_its_result(new_con
     page.goto(site + "index.html")
     element = page.locator("autograd-playground")
     element.get_by_role("button", name="Run", exact=True).click()
-    expect(element.locator(f"{BUILT} table")).to_be_visible()
+    assert len(live_rows(element)) == 6
     page.wait_for_function(
         "states => states.includes(document.querySelector('autograd-playground').dataset.state)",
         arg=list(FINAL_STATES), timeout=RUN_MS)
     assert element.locator(BUILT).count() == 0
+    assert built_note(element) in ("none", "normal")
     expect(element.locator(".scroller")).to_be_visible()
 
 
@@ -157,3 +206,48 @@ def test_numbers_are_written_as_the_live_table_writes_them():
                           input=json.dumps(values), capture_output=True, encoding="utf-8",
                           check=True)
     assert [[short_number(x), full_number(x)] for x in values] == json.loads(node.stdout)
+
+
+def test_the_page_gets_the_built_tables_as_json_only_where_it_writes_them_whole():
+    code = ("from engine import Graph, MakeValue\ng = Graph()\n"
+            "for i in range({n}):\n    MakeValue(g, i, label='</script><b>&')\n")
+    whole = results_html(code.format(n=MAX_ROWS), {}, False, build.DIST)
+    script = re.search(r'<script type="application/json" class="built-result">(.*?)</script>',
+                       whole, re.S)
+    assert script, "no built-result"
+    built = json.loads(script.group(1))
+    assert [t["label"][0] for t in built["tables"]] == ["</script><b>&"]
+    assert built["tables"][0]["count"] == MAX_ROWS
+    # Past MAX_ROWS the page shows the rows it wrote, as it wrote them, and no JSON.
+    cut = results_html(code.format(n=MAX_ROWS + 1), {}, False, build.DIST)
+    assert "built-result" not in cut
+    assert cut.count("<tr>") == MAX_ROWS + 1  # a row per node written, and the heading's
+
+
+LONG_BACKWARD = """from engine import Backward, Graph, MakeValue, VAdd
+g = Graph()
+x = MakeValue(g, 1.0, label="x")
+for _ in range(120):
+    x = VAdd(g, x, x)
+Backward(g, x)
+"""
+
+
+def test_a_built_backward_whose_steps_a_run_makes_says_so_and_a_bigger_graph_shows_as_written(
+        pages, new_context, site):
+    big = "from engine import Graph, MakeValue\ng = Graph()\nfor i in range(201):\n" \
+          "    MakeValue(g, i)\n"
+    text = course_page(site, playground(LONG_BACKWARD, id="long"), playground(big, id="big"))
+    url = pages.add("baked.html", bake_page(text, build.DIST, "baked.html"))
+    page = new_context().new_page()
+    page.route("**/worker.js", lambda route: None)  # Python never starts
+    page.goto(url)
+    backward = page.locator("#long .stepper")
+    expect(backward).to_be_visible()
+    backward.get_by_role("button", name="Next").click()
+    expect(backward).to_contain_text(
+        "Backward cannot be replayed: a run makes its steps, and these results were "
+        "computed when the page was built: press Run.")
+    # 201 nodes: past what the page holds as JSON, so shown as the page wrote them.
+    expect(page.locator("#big [data-role=built] table")).to_be_visible()
+    expect(page.locator("#big .views")).to_be_hidden()

@@ -48,12 +48,14 @@ def test_a_legend_names_each_column_of_the_table_and_stays_closed_until_asked(pl
     assert "None" in legend.locator("dd").nth(2).inner_text()
 
 
-def test_before_the_first_run_only_the_results_computed_when_the_page_was_built_show(
+def test_before_the_first_run_the_results_computed_when_the_page_was_built_show_as_a_runs(
         playground):
-    expect(playground.element.locator(".views")).to_be_hidden()
-    expect(playground.element.locator(".legend")).to_be_hidden()
-    expect(stepper(playground)).to_be_hidden()
-    expect(playground.element.locator("[data-role=built] table")).to_be_visible()
+    expect(playground.element.locator(".views")).to_be_visible()
+    expect(stepper(playground)).to_be_visible()
+    assert [row[:3] for row in playground.rows()] == [
+        ["0", "a", "None"], ["1", "b", "None"], ["2", "c", "None"], ["3", "#3", "Mul(0, 1)"],
+        ["4", "#4", "Add(3, 2)"], ["5", "#5", "Tanh(4)"]]
+    expect(playground.element.locator("[data-role=built] table")).to_be_hidden()
     expect(playground.element.locator(".first-hint")).to_be_hidden()
 
 

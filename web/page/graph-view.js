@@ -114,8 +114,9 @@ export class GraphView {
   }
 
   /** Picture `table` (a runner table, or null for none), with its own grads; a `live`
-   *  step's neighbourhood once the steps pause (deadlines.livePictureSettleMs). */
-  show(table, changed = () => false, { live = false } = {}) {
+   *  step's neighbourhood once the steps pause (deadlines.livePictureSettleMs); not
+   *  before `after` (a promise) settles, where given. */
+  show(table, changed = () => false, { live = false, after = null } = {}) {
     this.ticket = null; // a drawing of the table before is no longer wanted
     this.table = table;
     this.changed = changed;
@@ -138,7 +139,7 @@ export class GraphView {
     this.setState("empty");
     // The drawing before stays until this table's replaces it: a live step's picture
     // changes from one drawing to the next, with no empty frame between.
-    if (drawable) this.draw({ settle: live && !this.whole });
+    if (drawable) this.draw({ settle: live && !this.whole, after });
     else this.frame.replaceChildren();
   }
 
@@ -199,10 +200,11 @@ export class GraphView {
     return neighbourhood(this.focus(), t.args, this.users, NEIGHBOURHOOD);
   }
 
-  async draw({ settle = false } = {}) {
+  async draw({ settle = false, after = null } = {}) {
     const ticket = (this.ticket = {});
     this.setState("laying-out");
     if (settle) await new Promise((resolve) => setTimeout(resolve, deadlines.livePictureSettleMs));
+    await after;
     if (!(await this.afterRuns(ticket))) return;
     const t = this.table;
     const nodes = (this.nodes = this.pick());

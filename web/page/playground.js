@@ -23,7 +23,8 @@
 //                link (embed.html does): then `autorun` is ignored
 // The results computed when the page was built (the element's data-role="built" child,
 // which the authors' package writes) show in the results until the first live result
-// replaces them, only while the code shown is the page's own.
+// replaces them, only while the code shown is the page's own: in the live panels, laid
+// out as a run's are, where the child holds them whole (showBuilt).
 // The learner's code is kept by keeper.js (saved after edits; a link's code
 // is a draft beside it, and what the solution or Reset replaced is kept too,
 // with a switch between them).
@@ -43,6 +44,7 @@ import { counted } from "./format.js";
 import exerciseCss from "./exercise.css";
 import { Keeper } from "./keeper.js";
 import { PASSES } from "./progress.js";
+import { parseBuilt } from "./protocol.js";
 import { inViewNow, onFirstSight, retryable } from "./lazy.js";
 import { Live } from "./live.js";
 import { cssHeight, isLive, optionsSheet, timeoutMs } from "./options.js";
@@ -67,6 +69,12 @@ import { noGraphNote, nothingRan, TablePanel } from "./table.js";
 const FIRST_HINT = `Press Run${matchMedia("(pointer: coarse)").matches ? "" : " (or Ctrl+Enter)"}: ` +
   "what the code prints shows here, then a table and a picture of every node of its graph, " +
   "the tape node by node, and Backward step by step.";
+
+// What the results computed when the page was built say of themselves, in the live
+// panels (the page's HTML says it over them, where they show as written).
+const BUILT_NOTE = "computed when this page was built · Run to run it here";
+// What Backward's stepper says of built results whose steps a run makes (stepsLater).
+const BUILT_STEPS = "a run makes its steps, and these results were computed when the page was built: press Run";
 
 // The site's files sit beside this script's bundle, wherever it is served from.
 const WORKER_URL = new URL("./worker.js", import.meta.url);
@@ -168,7 +176,7 @@ class AutogradPlayground extends HTMLElement {
    *  carries one code's text into another. */
   showCode(text) {
     this.link.hidden = true; // a share link shown is the other code's
-    if (text !== this.defaultCode) this.leaveBuilt();
+    if (text !== this.defaultCode && this.built) this.leaveBuilt({ clear: true });
     if (!this.view) {
       this.pendingCode = this.placeholder.textContent = text;
       return;
@@ -211,7 +219,9 @@ class AutogradPlayground extends HTMLElement {
     // The picture may grow as tall as the results, which then scroll to show it (graph.css).
     this.picture.roomHeight = () => this.results.clientHeight - parseFloat(getComputedStyle(this.results).paddingBottom);
     this.picture.onState = () => this.notePainted();
-    this.stepper = new Stepper((t) => this.runtime.steps(t));
+    this.stepper = new Stepper((t) => this.builtTables?.has(t)
+      ? Promise.resolve({ steps: null, noSteps: BUILT_STEPS })
+      : this.runtime.steps(t));
     this.tape = new TapeStepper(() => this.code);
     this.tables.bar.after(this.tape.band, this.stepper.band); // a replay is said over its numbers
     this.linkViews();
@@ -246,10 +256,10 @@ class AutogradPlayground extends HTMLElement {
         ...(this.exercise ? [element("h2", { textContent: "Exercise" }), this.exercise.root] : []),
         element("p", { className: "first-hint", textContent: FIRST_HINT }),
         element("slot", { name: "built" }),
-        element("h2", { textContent: "Output" }),
+        (this.outputHeading = element("h2", { textContent: "Output" })),
         this.output.root,
         (this.staleNote = element("p", { className: "stale-note", role: "status", hidden: true })),
-        element("h2", { textContent: "Nodes" }),
+        (this.nodesHeading = element("h2", { textContent: "Nodes" })),
         (this.views = element("div", { className: "views" }, [
           this.tables.root, this.picture.root, this.tape.root, this.stepper.root,
         ])),
@@ -258,7 +268,7 @@ class AutogradPlayground extends HTMLElement {
     this.editorBox = editorBox;
     // Not of the code shown (the learner's kept code, a link's), nor an exercise's answer.
     if (this.exercise || this.pendingCode !== this.defaultCode) this.leaveBuilt();
-    this.results.classList.toggle("built", Boolean(this.built));
+    this.showBuilt();
     root.addEventListener("keydown", (event) => this.onKey(event), { capture: true });
   }
 
@@ -267,7 +277,8 @@ class AutogradPlayground extends HTMLElement {
   linkViews() {
     this.tables.root.addEventListener("table-change", ({ detail }) => {
       const t = this.tables.current ?? null;
-      this.picture.show(t, (i) => this.tables.changed(i), { live: detail.live });
+      const after = this.builtTables?.has(t) ? this.pythonReady() : null;
+      this.picture.show(t, (i) => this.tables.changed(i), { live: detail.live, after });
       this.tape.show(t, { keep: detail.live });
       this.stepper.show(t, { keep: detail.live });
       this.markNodeLine(null);
@@ -625,12 +636,50 @@ class AutogradPlayground extends HTMLElement {
     this.tables.setTables(tables, { live });
   }
 
+  /** The results computed when the page was built, shown where a run shows its own: the
+   *  output, the table, the steppers, and the picture once Python is ready (drawn sooner,
+   *  its Graphviz would share a slow link with Python's download). So a run changes their
+   *  numbers, not the page's layout. Results the page did not write whole (no
+   *  built-result) show as it wrote them, through the slot. */
+  showBuilt() {
+    const json = this.built?.querySelector(":scope > script.built-result")?.textContent;
+    let built = null;
+    try {
+      built = json ? parseBuilt(json) : null;
+    } catch (error) {
+      console.warn(`The results computed when this page was built show as it wrote them: ${error.message}`);
+    }
+    this.results.classList.toggle("built", Boolean(this.built && !built));
+    if (!built) return;
+    this.builtTables = new Set(built.tables);
+    this.results.classList.remove("unrun");
+    const heading = this.hasAttribute("hide-output") ? this.nodesHeading : this.outputHeading;
+    heading.dataset.built = BUILT_NOTE;
+    this.output.append("stdout", built.output);
+    // Not a run here: the first run's values are not marked as changed from them.
+    this.tables.setTables(built.tables, { complete: false, empty: noGraphNote({ status: "done" }) });
+  }
+
+  /** Resolves once Python is ready (at once if it is). */
+  pythonReady() {
+    if (this.announced) return Promise.resolve();
+    return new Promise((resolve) => this.addEventListener("ready", resolve, { once: true }));
+  }
+
   /** The results computed when the page was built go for good: a run's own replace them,
-   *  or the code shown is not the page's. */
-  leaveBuilt() {
+   *  or (`clear`) the code shown is not the page's, and the panels are emptied. */
+  leaveBuilt({ clear = false } = {}) {
     this.built?.remove();
     this.built = null;
     this.results.classList.remove("built");
+    if (!this.builtTables) return;
+    this.builtTables = null;
+    delete this.outputHeading.dataset.built;
+    delete this.nodesHeading.dataset.built;
+    if (!clear) return;
+    this.output.clear();
+    this.tables.setTables([]);
+    this.results.classList.add("unrun");
   }
 
   setStatus(text) {

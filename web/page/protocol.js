@@ -186,6 +186,16 @@ export function parseTables(json) {
   return checkTables(tables);
 }
 
+/** The results computed when the page was built (built.py's result_json), checked as a
+ *  run's are: {output, tables}. */
+export function parseBuilt(json) {
+  const built = parseJson(json, "built results");
+  if (!isObject(built) || typeof built.output !== "string" || !Array.isArray(built.tables)) {
+    throw new Malformed("built results that are not {output, tables}");
+  }
+  return { output: built.output, tables: checkTables(built.tables) };
+}
+
 /** Check a run's `tables` (a list), with their numbers unpacked, and cut their texts. */
 function checkTables(tables) {
   if (tables.length > TABLE.perRun) throw new Malformed(`more than ${TABLE.perRun} tables`);

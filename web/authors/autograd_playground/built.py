@@ -7,6 +7,7 @@ skips it as one of the element's parts (data-role="built"); check.py reads it ba
 
 from __future__ import annotations
 
+import json
 import math
 from decimal import ROUND_HALF_UP, Context, Decimal
 from html import escape
@@ -178,11 +179,22 @@ def table_html(table: dict, rows: int) -> str:
             + (f'<ul class="built-notes">{listed}</ul>\n' if listed else ""))
 
 
+def result_json(baked: Baked) -> str:
+    """`baked` as the page reads it (playground.js's showBuilt), to show in its live
+    table, picture and steppers: JSON that no `</script>` in a text can end early."""
+    text = json.dumps({"output": baked.output, "tables": baked.tables},
+                      separators=(",", ":"), allow_nan=False, sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def built_html(baked: Baked, code: str | None = None) -> str:
     """The element's child that shows `baked`: marked as built, styled by embed.css,
-    shown by the page (through its slot) until the first live result; with the `code`
-    that gave it, for a playground whose code is not in the page (the site's full page,
-    on the example), shown only where the element is not defined (scripts off)."""
+    shown as it is where scripts are off and until the page's script has loaded; with
+    the `code` that gave it, for a playground whose code is not in the page (the site's
+    full page, on the example), shown only where the element is not defined. When its
+    tables are written whole, it holds them as JSON too (`built-result`), which the page
+    shows in its live panels, laid out as a run's results are, until a run replaces
+    them: so a run changes their numbers, not the page's layout."""
     parts = [f'<div data-role="built" slot="built">\n<p class="built-mark">{MARK}</p>\n']
     if code is not None:
         parts.append('<p class="built-heading built-code">Code</p>\n'
@@ -196,6 +208,9 @@ def built_html(baked: Baked, code: str | None = None) -> str:
         parts += [table_html(table, n) for table, n in zip(baked.tables, shown, strict=True)]
     else:
         parts.append('<p class="built-empty">This code made no graph.</p>\n')
+    if sum(table["count"] for table in baked.tables) <= MAX_ROWS:
+        parts.append('<script type="application/json" class="built-result">'
+                     f"{result_json(baked)}</script>\n")
     return "".join(parts) + "</div>"
 
 
