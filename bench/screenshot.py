@@ -69,14 +69,16 @@ def program_picture(browser: Browser, url: str, path: Path, program: str) -> Non
 
 
 def first_screens(browser: Browser, url: str, folder: Path, scheme: str = "light") -> None:
-    """The full page as it opens, and after Run: on a phone, scrolled to the nodes; a dark
-    scheme's pictures are named -dark."""
+    """The full page as it opens, its results computed when it was built painted (their
+    picture too, once Python is ready), and after Run: on a phone, scrolled to the nodes;
+    a dark scheme's pictures are named -dark."""
     for size, options in (("1280", LAPTOP), ("390", PHONE)):
         size += "" if scheme == "light" else f"-{scheme}"
         context = browser.new_context(color_scheme=scheme, **options)
         page = context.new_page()
         page.goto(url)
         wait_for_state(page, "ready")
+        page.locator("autograd-playground[data-painted='true']").wait_for()
         for suffix in ("", "-run"):
             if suffix:
                 run_and_draw(page)

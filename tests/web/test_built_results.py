@@ -251,3 +251,17 @@ def test_a_built_backward_whose_steps_a_run_makes_says_so_and_a_bigger_graph_sho
     # 201 nodes: past what the page holds as JSON, so shown as the page wrote them.
     expect(page.locator("#big [data-role=built] table")).to_be_visible()
     expect(page.locator("#big .views")).to_be_hidden()
+
+
+def test_built_json_that_is_not_the_runners_leaves_them_as_the_page_wrote_them(
+        pages, new_context, site):
+    code = "from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, 1.0)\n"
+    text = bake_page(course_page(site, playground(code, id="one")), build.DIST, "odd.html")
+    text, found = re.subn(r'(class="built-result">).*?(</script>)',
+                          r'\1{"output": "", "tables": [{"count": -1}]}\2', text)
+    assert found == 1
+    page = new_context().new_page()
+    with page.expect_console_message(lambda message: "table 0 has no" in message.text):
+        page.goto(pages.add("odd.html", text))
+    expect(page.locator("#one [data-role=built] table")).to_be_visible()
+    expect(page.locator("#one .views")).to_be_hidden()
