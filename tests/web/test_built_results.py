@@ -104,7 +104,7 @@ def test_before_python_is_ready_the_built_results_show_in_the_live_panels(new_co
 
 @pytest.mark.parametrize(("width", "page_name", "playground_id"), [
     (1280, "course.html", "engine-backward"), (390, "course.html", "engine-backward"),
-    (1280, "course.html", "reuse"), (1280, "index.html", None)])
+    (1280, "course.html", "reuse"), (1280, "index.html", None), (390, "index.html", None)])
 def test_a_run_replaces_the_built_results_moving_nothing_on_the_page(
         new_context, site, width, page_name, playground_id):
     page = new_context(viewport={"width": width, "height": 900}).new_page()
