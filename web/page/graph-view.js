@@ -114,8 +114,9 @@ export class GraphView {
   }
 
   /** Picture `table` (a runner table, or null for none), with its own grads; a `live`
-   *  step's neighbourhood once the steps pause (deadlines.livePictureSettleMs); not
-   *  before `after` (a promise) settles, where given. */
+   *  step's neighbourhood once the steps pause (deadlines.livePictureSettleMs); where
+   *  `after` is given ({until: a promise, why}), not before `until` settles, the empty
+   *  frame saying `why` meanwhile. */
   show(table, changed = () => false, { live = false, after = null } = {}) {
     this.ticket = null; // a drawing of the table before is no longer wanted
     this.table = table;
@@ -204,7 +205,10 @@ export class GraphView {
     const ticket = (this.ticket = {});
     this.setState("laying-out");
     if (settle) await new Promise((resolve) => setTimeout(resolve, deadlines.livePictureSettleMs));
-    await after;
+    if (after) {
+      if (!this.frame.firstChild) this.frame.replaceChildren(element("p", { className: "picture-wait", textContent: after.why }));
+      await after.until;
+    }
     if (!(await this.afterRuns(ticket))) return;
     const t = this.table;
     const nodes = (this.nodes = this.pick());

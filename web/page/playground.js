@@ -73,6 +73,8 @@ const FIRST_HINT = `Press Run${matchMedia("(pointer: coarse)").matches ? "" : " 
 // What the results computed when the page was built say of themselves, in the live
 // panels (the page's HTML says it over them, where they show as written).
 const BUILT_NOTE = "computed when this page was built · Run to run it here";
+// What the picture's frame says of built results until Python is ready (showBuilt).
+const BUILT_PICTURE = "The picture is drawn once Python has loaded.";
 // What Backward's stepper says of built results whose steps a run makes (stepsLater).
 const BUILT_STEPS = "a run makes its steps, and these results were computed when the page was built: press Run";
 
@@ -277,7 +279,7 @@ class AutogradPlayground extends HTMLElement {
   linkViews() {
     this.tables.root.addEventListener("table-change", ({ detail }) => {
       const t = this.tables.current ?? null;
-      const after = this.builtTables?.has(t) ? this.pythonReady() : null;
+      const after = this.builtTables?.has(t) ? { until: this.pythonReady(), why: BUILT_PICTURE } : null;
       this.picture.show(t, (i) => this.tables.changed(i), { live: detail.live, after });
       this.tape.show(t, { keep: detail.live });
       this.stepper.show(t, { keep: detail.live });
