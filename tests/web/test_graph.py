@@ -103,6 +103,12 @@ def counting_layouts(playground) -> None:
     }""")
 
 
+# A label that makes its box wider than any of the chapter's: the picture is laid out
+# anew, whatever layout is on screen (the built results' may be, whose boxes are wider
+# than a run's without Backward).
+RENAMED = 'label="c, renamed wider"'
+
+
 def test_a_number_edited_to_one_of_its_length_or_shorter_keeps_the_layout(playground):
     code = without_backward(playground.code)
     run_and_draw(playground, code)
@@ -110,10 +116,11 @@ def test_a_number_edited_to_one_of_its_length_or_shorter_keeps_the_layout(playgr
     run_and_draw(playground, code.replace("10.0", "10.5"))  # every box as wide as before
     assert layouts_answered(playground) == 0
     assert box(playground, 2).locator(".data-line").text_content() == "data 10.5"
-    run_and_draw(playground, code.replace("10.0", "123456.0"))  # a wider box: laid out
+    renamed = code.replace('label="c"', RENAMED)
+    run_and_draw(playground, renamed.replace("10.0", "123456.0"))  # laid out
     assert layouts_answered(playground) == 1
     assert box(playground, 2).locator(".data-line").text_content() == "data 123456.0"
-    run_and_draw(playground, code.replace("10.0", "12345.0"))  # narrower: the boxes hold it
+    run_and_draw(playground, renamed.replace("10.0", "12345.0"))  # narrower: the boxes hold it
     assert layouts_answered(playground) == 1
     assert box(playground, 2).locator(".data-line").text_content() == "data 12345.0"
 
@@ -134,7 +141,7 @@ def test_a_layout_that_comes_while_a_run_is_in_flight_waits_for_its_result(playg
       const whenIdle = el.runtime.whenIdle.bind(el.runtime);
       el.runtime.whenIdle = () => { el.askedIdle += 1; return whenIdle(); };
     }""")
-    assert playground.run(code.replace("10.0", "123456.0")) == "done"  # a wider box: laid out
+    assert playground.run(code.replace('label="c"', RENAMED)) == "done"  # laid out
     layout_worker(playground).evaluate(within("""() => new Promise(function laidOut(done) {
       self.held.length ? done() : setTimeout(laidOut, 10, done);
     })"""))
@@ -162,7 +169,7 @@ def test_a_rerun_that_keeps_the_layout_keeps_the_learners_zoom(playground):
     run_and_draw(playground, code.replace("10.0", "10.5"))  # the same layout
     assert box(playground, 2).locator(".data-line").text_content() == "data 10.5"
     assert svg.get_attribute("viewBox") == zoomed
-    run_and_draw(playground, code.replace("10.0", "123456.0"))  # laid out anew: fitted
+    run_and_draw(playground, code.replace('label="c"', RENAMED))  # laid out anew: fitted
     assert svg.get_attribute("viewBox") != zoomed
 
 def test_a_graph_of_the_learners_own_classes_is_pictured_too(playground):
