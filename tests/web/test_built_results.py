@@ -100,8 +100,9 @@ def test_before_python_is_ready_the_built_results_show_in_the_live_panels(new_co
     assert "computed when this page was built" in built_note(element)
     # The picture waits for Python: its Graphviz would share a slow link with Python.
     assert element.locator(".picture").get_attribute("data-state") == "laying-out"
-    expect(element.locator(".picture-frame")).to_have_text(
-        "The picture is drawn once Python has loaded.")
+    assert element.locator(".picture-frame").evaluate(
+        "f => getComputedStyle(f, '::before').content") == \
+        '"The picture is drawn once Python has loaded."'
 
 
 @pytest.mark.parametrize(("width", "page_name", "playground_id"), [

@@ -109,13 +109,14 @@ export class GraphView {
 
   /** Say where the drawing is (empty, laying-out, drawn, failed), to the element too. */
   setState(state) {
+    if (state !== "laying-out") delete this.frame.dataset.waiting;
     this.root.dataset.state = state;
     this.onState?.(state);
   }
 
   /** Picture `table` (a runner table, or null for none), with its own grads; a `live`
    *  step's neighbourhood once the steps pause (deadlines.livePictureSettleMs); where
-   *  `after` is given ({until: a promise, why}), not before `until` settles, the empty
+   *  `after` is given ({until: a promise, why}), not before `until` settles, an empty
    *  frame saying `why` meanwhile. */
   show(table, changed = () => false, { live = false, after = null } = {}) {
     this.ticket = null; // a drawing of the table before is no longer wanted
@@ -206,7 +207,7 @@ export class GraphView {
     this.setState("laying-out");
     if (settle) await new Promise((resolve) => setTimeout(resolve, deadlines.livePictureSettleMs));
     if (after) {
-      if (!this.frame.firstChild) this.frame.replaceChildren(element("p", { className: "picture-wait", textContent: after.why }));
+      if (!this.frame.firstChild) this.frame.dataset.waiting = after.why; // not a child: not an option
       await after.until;
     }
     if (!(await this.afterRuns(ticket))) return;
