@@ -470,6 +470,11 @@ def test_the_chapters_graph_is_drawn_whole_with_text_that_reads(open_playground,
 def test_painted_says_when_the_picture_shows_the_run_that_ended(playground):
     """`done` comes as the table is painted; `data-painted` and the `painted` event come
     once the picture of that run is drawn too, which a screenshot waits for."""
+    # The results computed when the page was built are painted first, their picture once
+    # Python is ready: the events counted are the run's.
+    playground.page.wait_for_function(
+        "() => document.querySelector('autograd-playground').dataset.painted === 'true'",
+        timeout=RUN_MS)
     playground.element.evaluate("""el => {
       el.paintedSaw = [];
       el.addEventListener("painted", () => el.paintedSaw.push(
