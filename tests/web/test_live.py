@@ -2,6 +2,7 @@
 dragged or stepped with Alt+↑ / Alt+↓; a run that takes too long pauses live re-runs."""
 
 import base64
+import itertools
 
 import pytest
 from playwright.sync_api import expect
@@ -109,6 +110,35 @@ def test_a_live_step_changes_the_picture_from_one_drawing_to_the_next_with_no_em
     frames = playground.element.evaluate("el => el.framesWithAPicture")
     assert len(frames) > 5
     assert frames.count(False) == 0
+
+
+def test_a_live_steps_output_shows_in_the_frame_of_its_table_never_an_empty_box(playground):
+    """A live run's output replaces the last run's as it is drawn: no frame shows an empty
+    box, and the frame that paints a run's table paints all its output too."""
+    playground.code = playground.code + 'print("a =", g.nodes[a].data)\n'
+    assert playground.run() == "done"
+    playground.element.evaluate("""el => {
+        el.painted = [];  // at each frame's start, what the frame before painted
+        const row = (label) => [...el.shadowRoot.querySelectorAll('tbody tr')]
+          .find((tr) => tr.cells[1]?.textContent === label);
+        const look = () => {
+          const output = el.shadowRoot.querySelector('.output').textContent;
+          el.painted.push([output, row('a').cells[3].textContent]);
+          requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+    }""")
+    put_cursor_after(playground, "MakeValue(g, 2")
+    for tenth in range(1, 9):
+        playground.page.keyboard.press("Alt+ArrowUp")
+        wait_for_a(playground, f"2.{tenth}")
+        assert playground.wait_for("done") == "done"
+    painted = playground.element.evaluate("el => el.painted")
+    assert len(painted) > 8 and painted[-1][1] == "2.8"
+    assert "" not in [output for output, _ in painted]
+    new_tables = [now for before, now in itertools.pairwise(painted) if now[1] != before[1]]
+    assert len(new_tables) == 8
+    assert [p for p in new_tables if not p[0].endswith(f"a = {p[1]}\n")] == []
 
 
 # 301 nodes: more than a picture draws whole, so it shows a neighbourhood.

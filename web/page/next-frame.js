@@ -5,7 +5,7 @@
 import { deadlines } from "./deadlines.js";
 
 export class NextFrame {
-  /** @param {() => void} draw */
+  /** @param {(inFrame: boolean) => void} draw told whether it is an animation frame's */
   constructor(draw) {
     this.draw = draw;
     this.pending = null;
@@ -18,8 +18,10 @@ export class NextFrame {
 
   schedule() {
     if (this.pending) return;
-    const draw = () => this.draw();
-    this.pending = { frame: requestAnimationFrame(draw), timer: setTimeout(draw, deadlines.outputFrameMs) };
+    this.pending = {
+      frame: requestAnimationFrame(() => this.draw(true)),
+      timer: setTimeout(() => this.draw(false), deadlines.outputFrameMs),
+    };
   }
 
   cancel() {

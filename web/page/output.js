@@ -2,7 +2,7 @@
 // in order, in one <pre> that follows its end unless the learner scrolled up from it.
 //
 // However fast and however much output comes, the main thread only queues it as it
-// arrives; it is drawn once a frame, at most `frameBudget` of it, into blocks of bounded
+// arrives; it is drawn as frames come, at most `frameBudget` of it a frame, into blocks of bounded
 // size that are laid out each on its own (inline blocks, so that copied text has no line
 // breaks the output did not print). A frame's work is so bounded, whatever the run
 // prints, and so is the number of elements the box holds.
@@ -24,7 +24,7 @@ const MAX_SPANS = 2_000;
 
 export class OutputView {
   constructor() {
-    this.frame = new NextFrame(() => this.draw());
+    this.frame = new NextFrame((inFrame) => this.draw(inFrame ? this.frameLeft() : { ...frameBudget }));
     this.root = element("pre", { className: "output", role: "log", ariaLabel: "Output" });
     this.root.setAttribute("aria-live", "polite");
     this.root.tabIndex = 0;
@@ -32,20 +32,23 @@ export class OutputView {
     // A hidden page draws no frames: what waits is drawn at once (nothing is laid out
     // until the page shows again), so a run's end never waits for the page to show.
     document.addEventListener("visibilitychange", () => {
-      if (document.hidden && this.waits()) this.draw(UNBOUNDED);
+      if (document.hidden && this.waits()) this.draw({ ...UNBOUNDED });
     });
     this.waiting = [];
     this.clear();
   }
 
-  /** Empty the box, and forget what waited to be drawn. */
-  clear() {
+  /** Empty the box, and forget what waited to be drawn; `untilDrawn`: what the box shows
+   *  stays until the next draw replaces it (a live run's output replaces the last run's,
+   *  with no frame of an empty box between). */
+  clear(untilDrawn = false) {
     this.frame.cancel();
     this.block = null;
     this.spans = 0;
     this.following = true;
     this.scrolledTo = null; // where the last draw scrolled the box to
-    this.root.replaceChildren();
+    this.replacing = untilDrawn;
+    if (!untilDrawn) this.root.replaceChildren();
     this.settle();
   }
 
@@ -56,7 +59,7 @@ export class OutputView {
     const spans = this.spans + this.queue.length - this.drawnUpTo; // drawn and to come
     if (last && (last[0] === kind || spans >= MAX_SPANS)) last[1] += text;
     else this.queue.push([kind, text]);
-    if (document.hidden) this.draw(UNBOUNDED);
+    if (document.hidden) this.draw({ ...UNBOUNDED });
     else this.frame.schedule();
   }
 
@@ -66,10 +69,27 @@ export class OutputView {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  /** Draw what waits, up to `limits` (a frame's budget; all of it when the page is hidden). */
-  draw(limits = frameBudget) {
+  /** Draw now what waits, within what is left of the frame's budget: a run's tables, taken
+   *  in as a frame begins, then show with the output that came before them, not a frame
+   *  ahead of it. */
+  catchUp() {
+    if (this.waits()) this.draw(this.frameLeft());
+  }
+
+  /** What is left of this frame's budget: the draws of one frame share it. */
+  frameLeft() {
+    const frame = document.timeline.currentTime; // the frame's time, all through its callbacks
+    if (this.frameTime !== frame) [this.frameTime, this.left] = [frame, { ...frameBudget }];
+    return this.left;
+  }
+
+  /** Draw what waits, as much as `budget` allows (and take that from it). */
+  draw(budget) {
     this.frame.cancel();
-    const budget = { ...limits };
+    if (this.replacing && this.waits()) {
+      this.replacing = false;
+      this.root.replaceChildren();
+    }
     while (this.waits() && budget.chars > 0 && budget.lines > 0 && budget.pieces-- > 0) {
       this.drawPiece(budget);
     }

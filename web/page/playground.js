@@ -478,11 +478,11 @@ class AutogradPlayground extends HTMLElement {
     this.state = "running";
     if (!this.built) this.results.classList.remove("unrun"); // else once the run shows its own
     this.markLine(null);
-    // A live run clears the output as its own comes, so that the last stays until then.
+    // A live run's output replaces the last as it is drawn, so that the last stays until then.
     let fresh = !live;
     if (fresh) this.output.clear();
     const onOutput = (stream, text) => {
-      if (!fresh) this.output.clear();
+      if (!fresh) this.output.clear(true);
       fresh = true;
       this.print(stream, text);
     };
@@ -503,6 +503,7 @@ class AutogradPlayground extends HTMLElement {
     // (what it left freed, Python put back) is still to come.
     const onTables = (tables) => {
       if (job.replaced) return;
+      this.output.catchUp();
       this.showTables(tables, live);
       job.tablesShown = true;
     };
