@@ -73,7 +73,7 @@ export class OutputView {
    *  in as a frame begins, then show with the output that came before them, not a frame
    *  ahead of it. */
   catchUp() {
-    if (this.waits()) this.draw(this.frameLeft());
+    if (this.waits()) this.draw();
   }
 
   /** What is left of this frame's budget: the draws of one frame share it. */
@@ -84,7 +84,7 @@ export class OutputView {
   }
 
   /** Draw what waits, as much as `budget` allows (and take that from it). */
-  draw(budget) {
+  draw(budget = this.frameLeft()) {
     this.frame.cancel();
     if (this.replacing && this.waits()) {
       this.replacing = false;
