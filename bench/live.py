@@ -2,7 +2,7 @@
 table painted with the new result, on the full page in Chromium. Prints p50 and p95 of
 STEPS steps, for the chapter's example (6 nodes) and for a graph of 1,000 nodes.
 
-    python bench/live.py [--rounds N] [--against DIR]      (after `python build.py`)
+    python bench/live.py [--rounds N] [--against DIR] [--steps]   (after `python build.py`)
 
 A step's time runs from the key's (or the pointer's) event to the first frame after the
 table's cells change (the frame that paints them), measured in the page. Each round
@@ -16,7 +16,8 @@ same steps, by key and by drag, on a page with nothing but a number, a worker th
 it back and a table cell that shows it (BROWSER_ALONE): what the browser itself takes. With
 --against, another build's dist/ (DIR) is served beside this one and measured in turns
 with it, in the same browser (the order swapped every round), so that both see the same
-noise; the last lines give each build's range over the rounds.
+noise; the last lines give each build's range over the rounds. --steps prints each step's
+time too, in order.
 """
 
 from __future__ import annotations
@@ -256,6 +257,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=1, help="pages measured per build")
     parser.add_argument("--against", type=Path, help="another build's dist/, measured in turns")
+    parser.add_argument("--steps", action="store_true", help="print each step's time too")
     args = parser.parse_args()
     with served_browser() as (browser, url):
         builds = {"this build": url}
@@ -271,6 +273,8 @@ def main() -> None:
                 print(f" round {turn + 1}, {build}:", flush=True)
                 for name, steps in times.items():
                     print(row(name, steps), flush=True)
+                    if args.steps:
+                        print("     " + " ".join(f"{t:.0f}" for t in steps), flush=True)
         if args.against:
             server.shutdown()
         if args.rounds > 1 or args.against:
