@@ -90,24 +90,31 @@ def test_alt_arrows_step_a_number_and_undo_puts_it_back(playground):
     wait_for_a(playground, "2.1")
 
 
+def record_each_frame(playground, seen: str) -> None:
+    """From now on, at each frame's start (what the frame before painted), push `seen(el)`
+    (a JavaScript function of the element) onto the element's `frames`."""
+    playground.element.evaluate(f"""el => {{
+        const seen = {seen};
+        el.frames = [];
+        const look = () => {{
+          el.frames.push(seen(el));
+          requestAnimationFrame(look);
+        }};
+        requestAnimationFrame(look);
+    }}""")
+
+
 def test_a_live_step_changes_the_picture_from_one_drawing_to_the_next_with_no_empty_frame(
     playground,
 ):
     run_and_draw(playground)
-    playground.element.evaluate("""el => {
-        el.framesWithAPicture = [];
-        const look = () => {
-          el.framesWithAPicture.push(!!el.shadowRoot.querySelector('.picture-frame svg'));
-          requestAnimationFrame(look);
-        };
-        requestAnimationFrame(look);
-    }""")
+    record_each_frame(playground, "el => !!el.shadowRoot.querySelector('.picture-frame svg')")
     put_cursor_after(playground, "MakeValue(g, 2")
     for tenth in range(1, 6):
         playground.page.keyboard.press("Alt+ArrowUp")
         expect(box(playground, 0).locator(".data-line")).to_have_text(
             f"data 2.{tenth}", timeout=RUN_MS)  # the new drawing, which replaced the last
-    frames = playground.element.evaluate("el => el.framesWithAPicture")
+    frames = playground.element.evaluate("el => el.frames")
     assert len(frames) > 5
     assert frames.count(False) == 0
 
@@ -117,23 +124,17 @@ def test_a_live_steps_output_shows_in_the_frame_of_its_table_never_an_empty_box(
     box, and the frame that paints a run's table paints all its output too."""
     playground.code = playground.code + 'print("a =", g.nodes[a].data)\n'
     assert playground.run() == "done"
-    playground.element.evaluate("""el => {
-        el.painted = [];  // at each frame's start, what the frame before painted
-        const row = (label) => [...el.shadowRoot.querySelectorAll('tbody tr')]
-          .find((tr) => tr.cells[1]?.textContent === label);
-        const look = () => {
-          const output = el.shadowRoot.querySelector('.output').textContent;
-          el.painted.push([output, row('a').cells[3].textContent]);
-          requestAnimationFrame(look);
-        };
-        requestAnimationFrame(look);
-    }""")
+    record_each_frame(playground, """el => [
+        el.shadowRoot.querySelector('.output').textContent,
+        [...el.shadowRoot.querySelectorAll('tbody tr')]
+          .find((tr) => tr.cells[1]?.textContent === 'a').cells[3].textContent,
+    ]""")
     put_cursor_after(playground, "MakeValue(g, 2")
     for tenth in range(1, 9):
         playground.page.keyboard.press("Alt+ArrowUp")
         wait_for_a(playground, f"2.{tenth}")
         assert playground.wait_for("done") == "done"
-    painted = playground.element.evaluate("el => el.painted")
+    painted = playground.element.evaluate("el => el.frames")
     assert len(painted) > 8 and painted[-1][1] == "2.8"
     assert "" not in [output for output, _ in painted]
     new_tables = [now for before, now in itertools.pairwise(painted) if now[1] != before[1]]
