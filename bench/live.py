@@ -203,11 +203,18 @@ def fresh_page(opener: Browser | BrowserContext, url: str) -> Page:
     page.set_viewport_size(VIEWPORT)
     page.goto(url)
     wait_for_state(page, "ready")
-    page.get_by_role("button", name="Run", exact=True).click()
-    wait_for_state(page, "done")
+    run(page)
     page.locator("autograd-playground").evaluate(
         f"el => ({MEASURE})(el, el.shadowRoot, el.tables.root)")
     return page
+
+
+def run(page: Page, code: str | None = None) -> None:
+    """Press Run, on `code` put in the editor first if given, and wait for the run's end."""
+    if code is not None:
+        page.locator("autograd-playground").evaluate("(el, code) => { el.code = code; }", code)
+    page.get_by_role("button", name="Run", exact=True).click()
+    wait_for_state(page, "done")
 
 
 def measure_page(browser: Browser, url: str) -> dict[str, list[float]]:
@@ -217,16 +224,10 @@ def measure_page(browser: Browser, url: str) -> dict[str, list[float]]:
         "chapter's example (6 nodes), Alt+Up": by_key(page, "10.0"),
         "chapter's example (6 nodes), drag": by_drag(page, "-3.0"),
     }
-    page.locator("autograd-playground").evaluate("(el, code) => { el.code = code; }",
-                                                 THOUSAND_NODES)
-    page.get_by_role("button", name="Run", exact=True).click()
-    wait_for_state(page, "done")
+    run(page, THOUSAND_NODES)
     times["1,000 nodes, Alt+Up"] = by_key(page, "0.9")
     times["1,000 nodes, drag"] = by_drag(page, "0.5")
-    page.locator("autograd-playground").evaluate("(el, code) => { el.code = code; }",
-                                                 THOUSAND_NODES)
-    page.get_by_role("button", name="Run", exact=True).click()
-    wait_for_state(page, "done")
+    run(page, THOUSAND_NODES)  # again, its literals as written before the steps
     page.wait_for_timeout(READ_S * 1000)
     times[f"1,000 nodes, Alt+Up after {READ_S} s of reading"] = by_key(page, "0.9")
     page.close()
