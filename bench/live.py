@@ -18,6 +18,11 @@ it back and a table cell that shows it (BROWSER_ALONE): what the browser itself 
 with it, in the same browser (the order swapped every round), so that both see the same
 noise; the last lines give each build's range over the rounds. --steps prints each step's
 time too, in order.
+
+Each row gives a second pair of figures, "on screen": to the time the browser says that
+frame was presented, as Element Timing reports it for a dot the step's frame draws too.
+It checks the first pair's end, a task after the frame, which other frames and input can
+hold back.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from pathlib import Path
 
 from browser import load_build, returning_visitor, served_browser, wait_for_state
 from playwright.sync_api import Browser, BrowserContext, Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 STEPS = 40
 TARGET_P95_MS = 50  # the chapter's example
@@ -45,8 +51,24 @@ Backward(g, y)
 THOUSAND_NODES = CHAIN + 'print(len(g.nodes), "nodes")\n'
 
 MEASURE = """(el, root, observed) => {  // el holds the latencies; steps come in root
-  const latency = { start: null, times: [] };
+  const latency = { start: null, times: [], shown: [] };
   el.latency = latency;
+  // A dot drawn in the frame that paints the step: Element Timing says when that frame
+  // was presented. Its identifier is the step's start.
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      latency.shown.push(entry.renderTime - Number(entry.identifier));
+      entry.element?.remove();
+    }
+  }).observe({ type: "element" });
+  const dot = (from) => {
+    const mark = document.createElement("span");
+    mark.textContent = ".";
+    mark.setAttribute("elementtiming", String(from));
+    mark.style.cssText =
+      "position: fixed; left: 0; top: 0; font-size: 4px; color: #fefefe; pointer-events: none";
+    document.body.append(mark);
+  };
   const step = (e) => {  // a raw move and its pointermove are one step, of one timeStamp
     if (e.timeStamp === latency.stamp) return;
     latency.stamp = e.timeStamp;
@@ -70,15 +92,18 @@ MEASURE = """(el, root, observed) => {  // el holds the latencies; steps come in
     inFrame = true;
     callback(time);
   });
-  const painted = (from) => () => latency.times.push(performance.now() - from);
+  const painted = (from) => {
+    dot(from);
+    setTimeout(() => latency.times.push(performance.now() - from));
+  };
   new MutationObserver(() => {
     const from = latency.start;
     if (from === null) return;
     latency.start = null;
     // A change inside a frame's callbacks is painted by that frame, and a task runs
     // only after it; else by the next frame, after whose callbacks a task comes after it.
-    if (inFrame) setTimeout(painted(from));
-    else frame(() => setTimeout(painted(from)));
+    if (inFrame) painted(from);
+    else frame(() => painted(from));
   }).observe(observed, { subtree: true, childList: true, characterData: true });
 }"""
 PLAYGROUND = "document.querySelector('autograd-playground')"
@@ -135,25 +160,40 @@ def cursor_on(page: Page, text: str) -> None:
         }""", text)
 
 
-def measured(page: Page, step, holder: str = PLAYGROUND) -> list[float]:
-    """Milliseconds from each of STEPS steps to the table painted; `holder`, a JavaScript
-    expression, is what MEASURE was given as `el`."""
-    page.evaluate(f"() => {{ {holder}.latency.times = []; {holder}.latency.start = null; }}")
+class Steps(list):
+    """Milliseconds from each step to the table painted, and (`shown`) to that frame on
+    screen, for the steps whose presentation the browser reported."""
+
+    shown: list[float]
+
+
+def measured(page: Page, step, holder: str = PLAYGROUND) -> Steps:
+    """STEPS steps' times; `holder`, a JavaScript expression, is what MEASURE was given
+    as `el`."""
+    latency = f"{holder}.latency"
+    page.evaluate(f"() => {{ Object.assign({latency}, {{ times: [], shown: [], start: null }}) }}")
     for n in range(STEPS):
         step()
         page.wait_for_function(  # polled on a timer: on every frame, it would delay the paints
-            f"n => {holder}.latency.times.length > n", arg=n, polling=50)
-    return page.evaluate(f"() => {holder}.latency.times")
+            f"n => {latency}.times.length > n", arg=n, polling=50)
+    try:  # a presentation is reported after it
+        page.wait_for_function(f"n => {latency}.shown.length >= n", arg=STEPS, polling=50,
+                               timeout=2_000)
+    except PlaywrightTimeoutError:
+        pass  # a step whose dot the browser did not report: the others stand
+    steps = Steps(page.evaluate(f"() => {latency}.times"))
+    steps.shown = page.evaluate(f"() => {latency}.shown")
+    return steps
 
 
-def by_key(page: Page, literal: str) -> list[float]:
+def by_key(page: Page, literal: str) -> Steps:
     cursor_on(page, literal)
     times = measured(page, lambda: page.keyboard.press("Alt+ArrowUp"))
     wait_for_state(page, "done")
     return times
 
 
-def browser_alone(browser: Browser) -> dict[str, list[float]]:
+def browser_alone(browser: Browser) -> dict[str, Steps]:
     """BROWSER_ALONE's Alt+Up steps and drag steps, in a fresh page that loads nothing else."""
     page = browser.new_page()
     page.set_viewport_size(VIEWPORT)
@@ -170,14 +210,14 @@ def browser_alone(browser: Browser) -> dict[str, list[float]]:
     return times
 
 
-def by_drag(page: Page, literal: str) -> list[float]:
+def by_drag(page: Page, literal: str) -> Steps:
     times = drag_steps(page, page.locator("autograd-playground .cm-scrub", has_text=literal).first)
     wait_for_state(page, "done")
     page.mouse.up()
     return times
 
 
-def drag_steps(page: Page, target: Locator, holder: str = PLAYGROUND) -> list[float]:
+def drag_steps(page: Page, target: Locator, holder: str = PLAYGROUND) -> Steps:
     """STEPS steps of a drag of `target` (a locator), 4 px each: the pointer is left down."""
     box = target.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -192,9 +232,12 @@ def percentiles(times: list[float]) -> tuple[float, float]:
     return statistics.median(times), statistics.quantiles(times, n=20)[-1]
 
 
-def row(name: str, times: list[float]) -> str:
+def row(name: str, times: Steps) -> str:
     p50, p95 = percentiles(times)
-    return f"   {name:<44} p50 {p50:5.1f} ms   p95 {p95:5.1f} ms"
+    shown = times.shown
+    on_screen = (f"   on screen p50 {statistics.median(shown):5.1f}   p95 "
+                 f"{percentiles(shown)[1]:5.1f} ({len(shown)} steps)" if len(shown) > 1 else "")
+    return f"   {name:<44} p50 {p50:5.1f} ms   p95 {p95:5.1f} ms{on_screen}"
 
 
 def fresh_page(opener: Browser | BrowserContext, url: str) -> Page:
@@ -217,7 +260,7 @@ def run(page: Page, code: str | None = None) -> None:
     wait_for_state(page, "done")
 
 
-def measure_page(browser: Browser, url: str) -> dict[str, list[float]]:
+def measure_page(browser: Browser, url: str) -> dict[str, Steps]:
     """Each case's step times, in fresh pages of the build served at `url`."""
     page = fresh_page(browser, url)
     times = {
@@ -240,7 +283,7 @@ def measure_page(browser: Browser, url: str) -> dict[str, list[float]]:
     return times
 
 
-def second_visit(browser: Browser, url: str) -> list[float]:
+def second_visit(browser: Browser, url: str) -> Steps:
     """The chapter's Alt+Up at once, on a visitor's second visit: the first ran the example
     and stayed READ_S seconds, while the browser kept what it had compiled."""
     with returning_visitor(browser) as context:
@@ -266,7 +309,7 @@ def main() -> None:
             server, builds[str(args.against)] = load_build().start_in_background(args.against)
         print(f"live re-runs: a step of a number to the table painted, {STEPS} steps each "
               f"(target p95 <= {TARGET_P95_MS} ms for the chapter's example)")
-        results: dict[str, list[dict[str, list[float]]]] = {build: [] for build in builds}
+        results: dict[str, list[dict[str, Steps]]] = {build: [] for build in builds}
         for turn in range(args.rounds):
             for build in list(builds)[:: 1 if turn % 2 == 0 else -1]:
                 times = measure_page(browser, builds[build])
@@ -285,7 +328,10 @@ def main() -> None:
                 for name in rounds[0]:
                     p50s = [percentiles(r[name])[0] for r in rounds]
                     p95s = [percentiles(r[name])[1] for r in rounds]
-                    print(f"   {name:<44} p50 {span(p50s)} ms   p95 {span(p95s)} ms")
+                    shown = [percentiles(r[name].shown)[1] for r in rounds
+                             if len(r[name].shown) > 1]
+                    on_screen = f"   on screen p95 {span(shown)} ms" if shown else ""
+                    print(f"   {name:<44} p50 {span(p50s)} ms   p95 {span(p95s)} ms{on_screen}")
 
 
 if __name__ == "__main__":
