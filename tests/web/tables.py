@@ -53,6 +53,7 @@ def steps(v: object, t: dict) -> bool:
 
 TYPES: dict[str, Callable[[object, dict, str], bool]] = {
     "string": lambda v, t, name: type(v) is str,
+    "true or false": lambda v, t, name: type(v) is bool,
     "count": lambda v, t, name: type(v) is int and v >= 0,
     "count or null": lambda v, t, name: v is None or (type(v) is int and v >= 0),
     "column: string or null": lambda v, t, name: is_column(

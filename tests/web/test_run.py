@@ -4,6 +4,7 @@ import math
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import BOTH_BOOT_PATHS, FINAL_STATES, RUN_MS
 
@@ -65,6 +66,35 @@ def test_show_snapshots_a_graph_mid_run_and_each_table_can_be_picked(playground)
     assert set(playground.full_values("grad")) == {0.0}
     picker.select_option(label="after (6 nodes)")
     assert playground.full_values("grad")[5] == 1.0
+
+
+def test_a_run_opens_on_the_graph_as_its_code_left_it_not_on_a_snapshot(playground):
+    code = ("from engine import Backward, Graph, MakeValue, VMul\n"
+            "net = Graph()\n"
+            "y = VMul(net, MakeValue(net, 2.0), MakeValue(net, 3.0))\n"
+            "show(net, 'before Backward')\n"
+            "Backward(net, y)\n")
+    assert playground.run(code) == "done"
+    assert playground.graphs() == ["before Backward (3 nodes)", "net (3 nodes)"]
+    expect(playground.element.locator("select.picker option:checked")).to_have_text(
+        "net (3 nodes)")
+    assert playground.full_values("grad") == [3.0, 2.0, 1.0]
+
+
+def test_code_that_leaves_no_graph_in_its_globals_opens_on_its_last_snapshot(playground):
+    code = ("from engine import Backward, Graph, MakeValue, VMul\n"
+            "def made():\n"
+            "    g = Graph()\n"
+            "    y = VMul(g, MakeValue(g, 2.0), MakeValue(g, 3.0))\n"
+            "    show(g, 'before')\n"
+            "    Backward(g, y)\n"
+            "    show(g, 'after')\n"
+            "made()\n")
+    assert playground.run(code) == "done"
+    assert playground.graphs() == ["before (3 nodes)", "after (3 nodes)"]
+    expect(playground.element.locator("select.picker option:checked")).to_have_text(
+        "after (3 nodes)")
+    assert playground.full_values("grad") == [3.0, 2.0, 1.0]
 
 
 # Each drawn row's cells: class, title and text, as a table shows them.

@@ -62,6 +62,12 @@ def test_a_snapshot_before_backward_has_no_steps_and_one_after_has_them():
     assert before["steps"] is None and len(after["steps"]) == 6
 
 
+def test_a_snapshot_says_so_and_a_graph_of_the_globals_does_not():
+    code = WITH_BACKWARD.replace("Backward(g, e)", "show(g, 'before')\nBackward(g, e)")
+    assert [(t["title"], t["snapshot"]) for t in tables(code)] == [("before", True),
+                                                                   ("g", False)]
+
+
 def test_a_graph_too_big_to_replay_keeps_its_root_but_has_no_steps():
     code = (
         "from engine import Backward, Graph, MakeValue, VAdd\n"

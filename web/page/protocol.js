@@ -283,6 +283,7 @@ const byNode = (texts, t) => isObject(texts)
   && Object.entries(texts).every(([i, text]) => isNode(Number(i), t) && isText(text));
 const TABLE_TYPES = {
   "string": isString,
+  "true or false": (v) => typeof v === "boolean",
   "count": (v) => Number.isSafeInteger(v) && v >= 0,
   "count or null": (v) => v === null || (Number.isSafeInteger(v) && v >= 0),
   "column: string or null": columnOf((v) => v === null || isString(v)),

@@ -94,7 +94,8 @@ export class TablePanel {
     this.setTables([]);
   }
 
-  /** Replace the tables with a run's; keeps the selected title when it is still there.
+  /** Replace the tables with a run's; keeps the selected title when it is still there,
+   *  else opens on the graph as the code left it (opening()).
    *  `complete`: the run ended without error, so its values are compared with the last such
    *  run's (a run cut short leaves graphs half made, which would all look changed);
    *  `empty`: what to say when there is no table; `live`: a live re-run's tables, told
@@ -108,7 +109,7 @@ export class TablePanel {
     setTexts(this.picker, "option", tables.map((t) => `${t.title} (${nodes(t.count)})`), (i) => ({ value: String(i) }));
     const keep = tables.findIndex((t) => t.title === previous);
     this.root.classList.toggle("has-tables", tables.length > 0);
-    this.select(Math.max(keep, 0), { live });
+    this.select(keep >= 0 ? keep : opening(tables), { live });
   }
 
   select(index, { live = false } = {}) {
@@ -342,6 +343,13 @@ export class TablePanel {
   changed(i) {
     return Object.values(this.changes(i)).some(Boolean);
   }
+}
+
+/** The table a run opens on: the first graph its globals held as the code ended (the graph
+ *  as the code left it, its grads after Backward), else show()'s last snapshot. */
+function opening(tables) {
+  const left = tables.findIndex((t) => !t.snapshot);
+  return left >= 0 ? left : Math.max(tables.length - 1, 0);
 }
 
 function sameItems(a, b) {

@@ -33,7 +33,7 @@ class Show:
             return
         name = f"show #{len(self.tables) + 1}" if title is None else text_of(title, TITLE_CHARS)
         try:
-            self.tables.append(table(name, graph))
+            self.tables.append(table(name, graph, snapshot=True))
         except KeyboardInterrupt:
             raise
         except BaseException as exc:

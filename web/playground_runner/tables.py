@@ -91,14 +91,15 @@ class Shapes:
         return made
 
 
-def table(title: str, graph: object, shapes: Shapes | None = None) -> tuple[dict, Later | None]:
+def table(title: str, graph: object, shapes: Shapes | None = None,
+          snapshot: bool = False) -> tuple[dict, Later | None]:
     """One graph as columns (the page formats only the rows in view), with the operands
     and source line of each node, and the steps of its last Backward when it had one;
     with what makes those steps later when there are too many to send with the run.
     Labels longer than a cell holds have their longer text in `fullLabel` (by index);
     a data or grad that is not a number is None, with its text in `notNumbers` (by index);
     `notes` say what is shown otherwise than the graph holds it. Its shape comes from
-    `shapes` where it can (Shapes)."""
+    `shapes` where it can (Shapes). `snapshot`: show() made it as the code ran."""
     cs: dict = {}
 
     def make() -> Shape:
@@ -118,6 +119,7 @@ def table(title: str, graph: object, shapes: Shapes | None = None) -> tuple[dict
     root, steps, later, no_steps = backward_steps(graph, data_note, made.counts)
     return {
         "title": title,
+        "snapshot": snapshot,
         "count": len(data),
         **made.fields,
         "data": data,
