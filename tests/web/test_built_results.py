@@ -105,6 +105,17 @@ def test_before_python_is_ready_the_built_results_show_in_the_live_panels(new_co
         '"The picture is drawn once Python has loaded."'
 
 
+def test_on_a_phone_the_built_results_mark_shows_whole_on_its_one_line(new_context, site):
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.route("**/worker.js", lambda route: None)  # the built results alone
+    page.goto(site + "index.html")
+    element = page.locator("autograd-playground")
+    heading = element.locator(".results > h2").first
+    expect(heading).to_have_attribute("data-built", re.compile("computed when"))
+    assert "Run to run it here" in built_note(element)
+    assert heading.evaluate("h => h.scrollWidth <= h.clientWidth"), "cut short"
+
+
 @pytest.mark.parametrize(("width", "page_name", "playground_id"), [
     (1280, "course.html", "engine-backward"), (390, "course.html", "engine-backward"),
     (1280, "course.html", "reuse"), (1280, "index.html", None), (390, "index.html", None)])

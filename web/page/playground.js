@@ -73,6 +73,8 @@ const FIRST_HINT = `Press Run${matchMedia("(pointer: coarse)").matches ? "" : " 
 // What the results computed when the page was built say of themselves, in the live
 // panels (the page's HTML says it over them, where they show as written).
 const BUILT_NOTE = "computed when this page was built · Run to run it here";
+// The same in a results panel too narrow for it on one line (a phone's): playground.css.
+const BUILT_NOTE_SHORT = "precomputed · Run to run it here";
 // What the picture's frame says of built results until Python is ready (showBuilt).
 const BUILT_PICTURE = "The picture is drawn once Python has loaded.";
 // What Backward's stepper says of built results whose steps a run makes (stepsLater).
@@ -658,6 +660,7 @@ class AutogradPlayground extends HTMLElement {
     this.results.classList.remove("unrun");
     const heading = this.hasAttribute("hide-output") ? this.nodesHeading : this.outputHeading;
     heading.dataset.built = BUILT_NOTE;
+    heading.dataset.builtShort = BUILT_NOTE_SHORT;
     this.output.append("stdout", built.output);
     // Not a run here: the first run's values are not marked as changed from them.
     this.tables.setTables(built.tables, { complete: false, empty: noGraphNote({ status: "done" }) });
@@ -677,8 +680,10 @@ class AutogradPlayground extends HTMLElement {
     this.results.classList.remove("built");
     if (!this.builtTables) return;
     this.builtTables = null;
-    delete this.outputHeading.dataset.built;
-    delete this.nodesHeading.dataset.built;
+    for (const heading of [this.outputHeading, this.nodesHeading]) {
+      delete heading.dataset.built;
+      delete heading.dataset.builtShort;
+    }
     if (!clear) return;
     this.output.clear();
     this.tables.setTables([]);
