@@ -68,32 +68,27 @@ def test_show_snapshots_a_graph_mid_run_and_each_table_can_be_picked(playground)
     assert playground.full_values("grad")[5] == 1.0
 
 
-def test_a_run_opens_on_the_graph_as_its_code_left_it_not_on_a_snapshot(playground):
-    code = ("from engine import Backward, Graph, MakeValue, VMul\n"
-            "net = Graph()\n"
-            "y = VMul(net, MakeValue(net, 2.0), MakeValue(net, 3.0))\n"
-            "show(net, 'before Backward')\n"
-            "Backward(net, y)\n")
-    assert playground.run(code) == "done"
-    assert playground.graphs() == ["before Backward (3 nodes)", "net (3 nodes)"]
-    expect(playground.element.locator("select.picker option:checked")).to_have_text(
-        "net (3 nodes)")
-    assert playground.full_values("grad") == [3.0, 2.0, 1.0]
+PRODUCT = ("from engine import Backward, Graph, MakeValue, VMul\n"
+           "{g} = Graph()\n"
+           "y = VMul({g}, MakeValue({g}, 2.0), MakeValue({g}, 3.0))\n")
+IN_A_FUNCTION = "def made():\n" + "".join(
+    f"    {line}\n" for line in PRODUCT.format(g="g").splitlines())
 
 
-def test_code_that_leaves_no_graph_in_its_globals_opens_on_its_last_snapshot(playground):
-    code = ("from engine import Backward, Graph, MakeValue, VMul\n"
-            "def made():\n"
-            "    g = Graph()\n"
-            "    y = VMul(g, MakeValue(g, 2.0), MakeValue(g, 3.0))\n"
-            "    show(g, 'before')\n"
-            "    Backward(g, y)\n"
-            "    show(g, 'after')\n"
-            "made()\n")
+@pytest.mark.parametrize(("code", "graphs"), [
+    # show()'s snapshot, then the graph as the code left it, in the globals: that one.
+    (PRODUCT.format(g="net") + "show(net, 'before Backward')\nBackward(net, y)\n",
+     ["before Backward", "net"]),
+    # No graph in the globals: show()'s last snapshot.
+    (IN_A_FUNCTION + "    show(g, 'before')\n    Backward(g, y)\n    show(g, 'after')\nmade()\n",
+     ["before", "after"]),
+], ids=["a-graph-in-the-globals", "snapshots-alone"])
+def test_a_run_opens_on_the_graph_as_its_code_left_it_with_backwards_grads(
+        playground, code, graphs):
     assert playground.run(code) == "done"
-    assert playground.graphs() == ["before (3 nodes)", "after (3 nodes)"]
+    assert playground.graphs() == [f"{title} (3 nodes)" for title in graphs]
     expect(playground.element.locator("select.picker option:checked")).to_have_text(
-        "after (3 nodes)")
+        f"{graphs[-1]} (3 nodes)")
     assert playground.full_values("grad") == [3.0, 2.0, 1.0]
 
 
