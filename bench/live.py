@@ -235,8 +235,10 @@ def percentiles(times: list[float]) -> tuple[float, float]:
 def row(name: str, times: Steps) -> str:
     p50, p95 = percentiles(times)
     shown = times.shown
-    on_screen = (f"   on screen p50 {statistics.median(shown):5.1f}   p95 "
-                 f"{percentiles(shown)[1]:5.1f} ({len(shown)} steps)" if len(shown) > 1 else "")
+    on_screen = ""
+    if len(shown) > 1:
+        shown50, shown95 = percentiles(shown)
+        on_screen = f"   on screen p50 {shown50:5.1f}   p95 {shown95:5.1f} ({len(shown)} steps)"
     return f"   {name:<44} p50 {p50:5.1f} ms   p95 {p95:5.1f} ms{on_screen}"
 
 

@@ -56,16 +56,17 @@ def test_after_backward_the_steps_replay_it_and_end_with_its_grads():
     assert g["steps"][0]["terms"][0]["text"].startswith("#4.grad += #5.grad * (1 - #5.data**2)")
 
 
+SNAPSHOT_BEFORE = WITH_BACKWARD.replace("Backward(g, e)", "show(g, 'before')\nBackward(g, e)")
+
+
 def test_a_snapshot_before_backward_has_no_steps_and_one_after_has_them():
-    code = WITH_BACKWARD.replace("Backward(g, e)", "show(g, 'before')\nBackward(g, e)")
-    before, after = tables(code)
+    before, after = tables(SNAPSHOT_BEFORE)
     assert before["steps"] is None and len(after["steps"]) == 6
 
 
 def test_a_snapshot_says_so_and_a_graph_of_the_globals_does_not():
-    code = WITH_BACKWARD.replace("Backward(g, e)", "show(g, 'before')\nBackward(g, e)")
-    assert [(t["title"], t["snapshot"]) for t in tables(code)] == [("before", True),
-                                                                   ("g", False)]
+    assert [(t["title"], t["snapshot"]) for t in tables(SNAPSHOT_BEFORE)] == [
+        ("before", True), ("g", False)]
 
 
 def test_a_graph_too_big_to_replay_keeps_its_root_but_has_no_steps():
