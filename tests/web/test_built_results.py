@@ -15,7 +15,13 @@ from playwright.sync_api import expect
 
 import build
 from autograd_playground.bake_html import PageBakeError, bake_page
-from autograd_playground.built import MAX_ROWS, full_number, results_html, short_number
+from autograd_playground.built import (
+    MAX_JSON_CHARS,
+    MAX_ROWS,
+    full_number,
+    results_html,
+    short_number,
+)
 from tests.web.conftest import FINAL_STATES, RUN_MS, Playground
 from tests.web.pages import PlaygroundAt, course_page, playground
 
@@ -118,7 +124,8 @@ def test_on_a_phone_the_built_results_mark_shows_whole_on_its_one_line(new_conte
 
 @pytest.mark.parametrize(("width", "page_name", "playground_id"), [
     (1280, "course.html", "engine-backward"), (390, "course.html", "engine-backward"),
-    (1280, "course.html", "reuse"), (1280, "index.html", None), (390, "index.html", None)])
+    (1280, "course.html", "reuse"), (1280, "index.html", None), (390, "index.html", None),
+    (390, "train.html", "neuron"), (1280, "train.html", "steps")])
 def test_a_run_replaces_the_built_results_moving_nothing_on_the_page(
         new_context, site, width, page_name, playground_id):
     page = new_context(viewport={"width": width, "height": 900}).new_page()
@@ -127,6 +134,7 @@ def test_a_run_replaces_the_built_results_moving_nothing_on_the_page(
     playground.element.scroll_into_view_if_needed()
     playground.wait_for("ready")
     wait_for_painted(playground)  # the built results' picture, once Python is ready
+    in_view(playground)  # where the page above grew meanwhile, the editor draws every line
     before = where_things_are(playground)
     rows = live_rows(playground.element)
     assert playground.run() == "done"
@@ -135,6 +143,14 @@ def test_a_run_replaces_the_built_results_moving_nothing_on_the_page(
     assert built_note(playground.element) in ("none", "normal")
     assert live_rows(playground.element) == rows
     assert where_things_are(playground) == before
+
+
+def in_view(playground) -> None:
+    """Scroll `playground`'s top into view, and wait for the frame after the next."""
+    playground.element.evaluate("""el => new Promise((done) => {
+      el.scrollIntoView();
+      requestAnimationFrame(() => requestAnimationFrame(done));
+    })""")
 
 
 def wait_for_painted(playground) -> None:
@@ -222,20 +238,28 @@ def test_numbers_are_written_as_the_live_table_writes_them():
     assert [[short_number(x), full_number(x)] for x in values] == json.loads(node.stdout)
 
 
-def test_the_page_gets_the_built_tables_as_json_only_where_it_writes_them_whole():
+# A graph whose table is more JSON than a page holds (MAX_JSON_CHARS).
+PAST_JSON = "from engine import Graph, MakeValue\ng = Graph()\nfor i in range(5_000):\n" \
+            "    MakeValue(g, i)\n"
+
+
+def test_the_page_gets_the_built_tables_as_json_every_row_where_they_fit():
     code = ("from engine import Graph, MakeValue\ng = Graph()\n"
             "for i in range({n}):\n    MakeValue(g, i, label='</script><b>&')\n")
-    whole = results_html(code.format(n=MAX_ROWS), {}, False, build.DIST)
+    whole = results_html(code.format(n=MAX_ROWS + 1), {}, False, build.DIST)
     script = re.search(r'<script type="application/json" class="built-result">(.*?)</script>',
                        whole, re.S)
     assert script, "no built-result"
+    assert len(script.group(1)) <= MAX_JSON_CHARS
     built = json.loads(script.group(1))
     assert [t["label"][0] for t in built["tables"]] == ["</script><b>&"]
-    assert built["tables"][0]["count"] == MAX_ROWS
-    # Past MAX_ROWS the page shows the rows it wrote, as it wrote them, and no JSON.
-    cut = results_html(code.format(n=MAX_ROWS + 1), {}, False, build.DIST)
+    # Every row as JSON; as HTML, MAX_ROWS of them.
+    assert built["tables"][0]["count"] == MAX_ROWS + 1
+    assert whole.count("<tr>") == MAX_ROWS + 1  # a row per node written, and the heading's
+    # Past MAX_JSON_CHARS the page shows the rows it wrote, as it wrote them, and no JSON.
+    cut = results_html(PAST_JSON, {}, False, build.DIST)
     assert "built-result" not in cut
-    assert cut.count("<tr>") == MAX_ROWS + 1  # a row per node written, and the heading's
+    assert cut.count("<tr>") == MAX_ROWS + 1
 
 
 LONG_BACKWARD = """from engine import Backward, Graph, MakeValue, VAdd
@@ -249,9 +273,7 @@ Backward(g, x)
 
 def test_a_built_backward_whose_steps_a_run_makes_says_so_and_a_bigger_graph_shows_as_written(
         pages, new_context, site):
-    big = "from engine import Graph, MakeValue\ng = Graph()\nfor i in range(201):\n" \
-          "    MakeValue(g, i)\n"
-    text = course_page(site, playground(LONG_BACKWARD, id="long"), playground(big, id="big"))
+    text = course_page(site, playground(LONG_BACKWARD, id="long"), playground(PAST_JSON, id="big"))
     url = pages.add("baked.html", bake_page(text, build.DIST, "baked.html"))
     page = new_context().new_page()
     page.route("**/worker.js", lambda route: None)  # Python never starts
@@ -262,9 +284,34 @@ def test_a_built_backward_whose_steps_a_run_makes_says_so_and_a_bigger_graph_sho
     expect(backward).to_contain_text(
         "Backward cannot be replayed: a run makes its steps, and these results were "
         "computed when the page was built: press Run.")
-    # 201 nodes: past what the page holds as JSON, so shown as the page wrote them.
+    # Past what the page holds as JSON: shown as the page wrote them.
     expect(page.locator("#big [data-role=built] table")).to_be_visible()
     expect(page.locator("#big .views")).to_be_hidden()
+
+
+@pytest.mark.parametrize("scripts", [True, False], ids=["scripts", "no scripts"])
+def test_a_built_table_longer_than_the_live_tables_30_rows_scrolls_in_a_box_as_tall(
+        pages, new_context, site, scripts):
+    styled = course_page(site, playground(PAST_JSON, id="big"),
+                         head=f'<link rel="stylesheet" href="{site}embed.css">\n')
+    url = pages.add("long.html", bake_page(styled, build.DIST, "long.html"))
+    page = new_context(java_script_enabled=scripts).new_page()
+    if scripts:
+        page.route("**/worker.js", lambda route: None)  # Python never starts
+    page.goto(url)
+    rows = page.locator(f"#big {BUILT} .built-rows")
+    expect(rows).to_be_visible()
+    box = rows.evaluate("""b => ({ height: b.getBoundingClientRect().height,
+                                   scrolls: b.scrollHeight > b.clientHeight })""")
+    assert box["scrolls"]
+    assert box["height"] <= 31 * 28 + 3
+    # Scrolled by keys to its last row, the header stays at its top.
+    bottom = rows.evaluate("b => b.scrollHeight - b.clientHeight")
+    rows.focus()
+    page.keyboard.press("End")
+    expect(rows).to_have_js_property("scrollTop", bottom)
+    header = rows.locator("thead th").first.bounding_box()
+    assert rows.bounding_box()["y"] - 1 <= header["y"] <= rows.bounding_box()["y"] + 1
 
 
 def test_built_json_that_is_not_the_runners_leaves_them_as_the_page_wrote_them(

@@ -41,6 +41,27 @@ def test_each_training_step_lowers_the_loss_on_a_graph_of_the_same_size(new_cont
     ]
 
 
+# Each playground's own height beside its content's: a playground scrolls inside itself
+# when its content is taller than it.
+INSIDE_AND_OUT = """els => els.map(el => {
+  const box = el.shadowRoot.querySelector('.playground');
+  return [el.id, box.scrollHeight - box.clientHeight];
+})"""
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_no_playground_scrolls_inside_itself_before_or_after_its_run(new_context, site,
+                                                                     viewport):
+    width, height = viewport
+    page = new_context(viewport={"width": width, "height": height}).new_page()
+    playground, detail = run_at(page, site, "steps")
+    assert detail["status"] == "done"
+    playgrounds = page.locator("autograd-playground")
+    hidden = dict(playgrounds.evaluate_all(INSIDE_AND_OUT))
+    assert list(hidden) == ["neuron", "steps", "moons", "write-step", "write-loss", "reach-95"]
+    assert all(px <= 1 for px in hidden.values()), hidden
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_moons_learn_while_their_loss_and_regions_are_drawn(new_context, site, scheme):
     page = new_context(color_scheme=scheme).new_page()

@@ -644,7 +644,7 @@ class AutogradPlayground extends HTMLElement {
   /** The results computed when the page was built, shown where a run shows its own: the
    *  output, the table, the steppers, and the picture once Python is ready (drawn sooner,
    *  its Graphviz would share a slow link with Python's download). So a run changes their
-   *  numbers, not the page's layout. Results the page did not write whole (no
+   *  numbers, not the page's layout. Results too big for the page to hold as JSON (no
    *  built-result) show as it wrote them, through the slot. */
   showBuilt() {
     const json = this.built?.querySelector(":scope > script.built-result")?.textContent;

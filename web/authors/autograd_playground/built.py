@@ -21,6 +21,10 @@ COLUMNS = ("index", "label", "op", "data", "grad")
 # at a time): a bigger graph's are the live table's to show, else a training loop's
 # graph would add megabytes to its page, and a slow link would wait for them.
 MAX_ROWS = 200
+# The most characters of JSON that the page gets its built tables in, every row (about
+# 60 a node: a training step's graph of 1,300 nodes is 82 kB, 0.13 s at 5 Mbit/s), to
+# show them in its live panels, laid out as a run's. A bigger graph's show as written.
+MAX_JSON_CHARS = 100_000
 # The grads' shading (web/page/grad-scale.js): decades below the biggest grad.
 DECADES = 6
 NOT_FINITE = {"nan": "NaN", "inf": "inf", "-inf": "-inf"}
@@ -161,6 +165,8 @@ def row_html(table: dict, i: int, top: float) -> str:
 
 
 def table_html(table: dict, rows: int) -> str:
+    """The table's first `rows` rows, in a box as tall as the live table's (30 rows, then
+    they scroll: embed.css), and its notes."""
     grads = [g for g in table["grad"] if isinstance(g, (int, float)) and math.isfinite(g)]
     top = max((abs(g) for g in grads), default=0.0)
     count = table["count"]
@@ -174,8 +180,9 @@ def table_html(table: dict, rows: int) -> str:
         notes.append(f"Backward: {steps} {'step' if steps == 1 else 'steps'}, replayed one "
                      "at a time after Run")
     listed = "".join(cell("li", note, None) for note in notes)
-    return (f'<table class="built-table"><caption>{escape(table["title"])}: {nodes}</caption>\n'
-            f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody></table>\n"
+    return ('<div class="built-rows" tabindex="0" role="region" aria-label="Nodes">\n'
+            f'<table class="built-table"><caption>{escape(table["title"])}: {nodes}</caption>\n'
+            f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody></table>\n</div>\n"
             + (f'<ul class="built-notes">{listed}</ul>\n' if listed else ""))
 
 
@@ -192,9 +199,9 @@ def built_html(baked: Baked, code: str | None = None) -> str:
     shown as it is where scripts are off and until the page's script has loaded; with
     the `code` that gave it, for a playground whose code is not in the page (the site's
     full page, on the example), shown only where the element is not defined. When its
-    tables are written whole, it holds them as JSON too (`built-result`), which the page
-    shows in its live panels, laid out as a run's results are, until a run replaces
-    them: so a run changes their numbers, not the page's layout."""
+    tables, every row, fit MAX_JSON_CHARS as JSON, it holds them so too (`built-result`),
+    which the page shows in its live panels, laid out as a run's results are, until a
+    run replaces them: so a run changes their numbers, not the page's layout."""
     parts = [f'<div data-role="built" slot="built">\n<p class="built-mark">{MARK}</p>\n']
     if code is not None:
         parts.append('<p class="built-heading built-code">Code</p>\n'
@@ -208,9 +215,9 @@ def built_html(baked: Baked, code: str | None = None) -> str:
         parts += [table_html(table, n) for table, n in zip(baked.tables, shown, strict=True)]
     else:
         parts.append('<p class="built-empty">This code made no graph.</p>\n')
-    if sum(table["count"] for table in baked.tables) <= MAX_ROWS:
-        parts.append('<script type="application/json" class="built-result">'
-                     f"{result_json(baked)}</script>\n")
+    whole = result_json(baked)
+    if len(whole) <= MAX_JSON_CHARS:
+        parts.append(f'<script type="application/json" class="built-result">{whole}</script>\n')
     return "".join(parts) + "</div>"
 
 
