@@ -62,6 +62,29 @@ def test_no_playground_scrolls_inside_itself_before_or_after_its_run(new_context
     assert all(px <= 1 for px in hidden.values()), hidden
 
 
+# Each heading's width, and each label cell in view: its text and whether it shows whole.
+COLUMNS_AND_LABELS = """el => ({
+  headings: [...el.shadowRoot.querySelectorAll('.scroller thead th')].map(
+    th => [th.textContent, th.getBoundingClientRect().width]),
+  labels: [...el.shadowRoot.querySelectorAll('.scroller tbody tr[data-node] > td.label')].map(
+    c => [c.textContent, c.scrollWidth <= c.clientWidth + 1
+          && c.firstElementChild.scrollHeight <= c.firstElementChild.clientHeight + 1]),
+})"""
+
+
+def test_on_a_phone_a_graph_too_wide_for_the_column_keeps_every_column_in_sight(
+        new_context, site):
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    playground, detail = run_at(page, site, "steps")  # ops like Add(108, 109), 11-digit grads
+    assert detail["status"] == "done"
+    seen = playground.element.evaluate(COLUMNS_AND_LABELS)
+    assert [name for name, _ in seen["headings"]] == ["index", "label", "op", "data", "grad"]
+    assert all(width >= 30 for _, width in seen["headings"]), seen["headings"]
+    assert len(seen["labels"]) >= 20
+    assert all(whole for _, whole in seen["labels"]), seen["labels"]
+    assert ["L1.n1.w1", True] in seen["labels"]
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_moons_learn_while_their_loss_and_regions_are_drawn(new_context, site, scheme):
     page = new_context(color_scheme=scheme).new_page()

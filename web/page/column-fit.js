@@ -38,12 +38,13 @@ export function textNeed(texts, fewest, most) {
 /** The label's and op's column widths (null: what is left) and whether each wraps, for
  *  `room` characters of text in all: the number columns' `numbers` and the label's and
  *  op's needs. The column that does not wrap takes what is left, so that the other wraps
- *  only where it must. */
+ *  only where it must. Where even both wrapped leave too little, each keeps its two
+ *  lines' width and the table scrolls sideways: no column is squeezed out of sight. */
 export function fit({ numbers, label, op, room }) {
   const left = room - numbers;
   if (label.one + op.one <= left) return { label: null, op: op.one, wrapOp: false, wrapLabel: false };
   if (label.one + op.two <= left) return { label: label.one, op: null, wrapOp: true, wrapLabel: false };
-  return { label: null, op: op.two, wrapOp: true, wrapLabel: true };
+  return { label: label.two + op.two <= left ? null : label.two, op: op.two, wrapOp: true, wrapLabel: true };
 }
 
 /** `text` as nodes a line may break between: after BREAKS_AFTER (a space breaks anyway). */
