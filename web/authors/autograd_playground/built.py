@@ -180,8 +180,9 @@ def table_html(table: dict, rows: int) -> str:
         notes.append(f"Backward: {steps} {'step' if steps == 1 else 'steps'}, replayed one "
                      "at a time after Run")
     listed = "".join(cell("li", note, None) for note in notes)
-    return ('<div class="built-rows" tabindex="0" role="region" aria-label="Nodes">\n'
-            f'<table class="built-table"><caption>{escape(table["title"])}: {nodes}</caption>\n'
+    title = escape(table["title"])
+    return (f'<div class="built-rows" tabindex="0" role="region" aria-label="Nodes of {title}">\n'
+            f'<table class="built-table"><caption>{title}: {nodes}</caption>\n'
             f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody></table>\n</div>\n"
             + (f'<ul class="built-notes">{listed}</ul>\n' if listed else ""))
 
