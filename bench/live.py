@@ -17,7 +17,8 @@ it back and a table cell that shows it (BROWSER_ALONE): what the browser itself 
 --against, another build's dist/ (DIR) is served beside this one and measured in turns
 with it, in the same browser (the order swapped every round), so that both see the same
 noise; the last lines give each build's range over the rounds. --steps prints each step's
-time too, in order.
+time too, in order. The machine's load average is printed as the bench starts and as each
+round ends.
 
 Each row gives a second pair of figures, "on screen": to the time the browser says that
 frame was presented, as Element Timing reports it for a dot the step's frame draws too.
@@ -28,6 +29,7 @@ hold back.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 from pathlib import Path
 
@@ -295,6 +297,13 @@ def second_visit(browser: Browser, url: str) -> Steps:
         return by_key(fresh_page(context, url), "10.0")
 
 
+def load_average() -> str:
+    """The machine's one-minute load average, printed as the bench starts and as each round
+    ends: figures taken beside other work (a test run ending, a build) are higher, and the
+    output says so."""
+    return f"load average {os.getloadavg()[0]:.1f}"
+
+
 def span(values: list[float]) -> str:
     return f"{min(values):5.1f}-{max(values):5.1f}"
 
@@ -310,13 +319,14 @@ def main() -> None:
         if args.against:
             server, builds[str(args.against)] = load_build().start_in_background(args.against)
         print(f"live re-runs: a step of a number to the table painted, {STEPS} steps each "
-              f"(target p95 <= {TARGET_P95_MS} ms for the chapter's example)")
+              f"(target p95 <= {TARGET_P95_MS} ms for the chapter's example); "
+              f"{load_average()} at the start")
         results: dict[str, list[dict[str, Steps]]] = {build: [] for build in builds}
         for turn in range(args.rounds):
             for build in list(builds)[:: 1 if turn % 2 == 0 else -1]:
                 times = measure_page(browser, builds[build])
                 results[build].append(times)
-                print(f" round {turn + 1}, {build}:", flush=True)
+                print(f" round {turn + 1}, {build} ({load_average()}):", flush=True)
                 for name, steps in times.items():
                     print(row(name, steps), flush=True)
                     if args.steps:
