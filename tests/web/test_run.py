@@ -218,9 +218,16 @@ def test_reset_brings_back_the_example_and_undo_brings_back_the_learners_code(pl
     assert playground.code == "mine = 1\n"
 
 
-def test_the_nodes_show_as_soon_as_the_code_ends_before_what_it_left_is_freed(playground):
+@pytest.mark.parametrize("grace_ms", [None, 0], ids=["python answers", "python restarted"])
+def test_the_nodes_show_as_soon_as_the_code_ends_before_what_it_left_is_freed(
+        playground, grace_ms):
     """The run's end (the objects it left freed, their __del__ run, Python put back) comes
-    after its tables are painted: here it never ends on its own."""
+    after its tables are painted: here it never ends on its own. After Stop they stay,
+    whether Python answers it or, given no time to (`grace_ms`), is restarted."""
+    if grace_ms is not None:
+        playground.page.evaluate(
+            "ms => { customElements.get('autograd-playground').deadlines.stopGraceMs = ms; }",
+            grace_ms)
     code = ("from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, 2.0, label='a')\n"
             "class Endless:\n    def __del__(self):\n        while True:\n            pass\n\n"
             "endless = Endless()\n")

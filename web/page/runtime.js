@@ -262,7 +262,9 @@ export class Runtime extends EventTarget {
     this.dropWorker();
     this.spawn();
     this.setPhase(phase);
-    if (this.current) this.finish(result);
+    // Tables the run sent before it had to be ended stay shown: its code ended without
+    // error (a Stop that Python did not answer in time, say, while what it left was freed).
+    if (this.current) this.finish({ ...result, tables: this.current.tables ?? result.tables });
   }
 
   /**
