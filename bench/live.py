@@ -23,7 +23,9 @@ round ends.
 Each row gives a second pair of figures, "on screen": to the time the browser says that
 frame was presented, as Element Timing reports it for a dot the step's frame draws too.
 It checks the first pair's end, a task after the frame, which other frames and input can
-hold back.
+hold back. And each gives the CPU time a step took, of every thread of the browser's
+processes (from Linux's /proc; not printed elsewhere): beside other work on the machine,
+it is what a step has to wait its turn for.
 """
 
 from __future__ import annotations
@@ -164,9 +166,41 @@ def cursor_on(page: Page, text: str) -> None:
 
 class Steps(list):
     """Milliseconds from each step to the table painted, and (`shown`) to that frame on
-    screen, for the steps whose presentation the browser reported."""
+    screen, for the steps whose presentation the browser reported; `cpu`, the browser's
+    CPU time per step, where the machine tells it (else None)."""
 
     shown: list[float]
+    cpu: float | None
+
+
+def browser_cpu_ms() -> float | None:
+    """CPU time so far of the browser's processes (every thread, and every process of
+    Chromium's that this bench started), from Linux's /proc; None elsewhere. A busy
+    machine shares its cores between them and the rest: a step that takes more CPU then
+    waits longer for it."""
+    if not Path("/proc/self/stat").exists():
+        return None
+    parent, ticks = {}, {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue  # ended meanwhile
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()  # from the state, field 3
+        parent[pid] = fields[1]
+        if name.startswith("chrom"):
+            ticks[pid] = int(fields[11]) + int(fields[12])  # utime, stime
+    mine = str(os.getpid())
+
+    def ours(pid: str) -> bool:
+        while pid in parent:
+            if pid == mine:
+                return True
+            pid = parent[pid]
+        return False
+
+    return sum(t for pid, t in ticks.items() if ours(pid)) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 def measured(page: Page, step, holder: str = PLAYGROUND) -> Steps:
@@ -174,6 +208,7 @@ def measured(page: Page, step, holder: str = PLAYGROUND) -> Steps:
     as `el`."""
     latency = f"{holder}.latency"
     page.evaluate(f"() => {{ Object.assign({latency}, {{ times: [], shown: [], start: null }}) }}")
+    cpu_before = browser_cpu_ms()
     for n in range(STEPS):
         step()
         page.wait_for_function(  # polled on a timer: on every frame, it would delay the paints
@@ -183,8 +218,10 @@ def measured(page: Page, step, holder: str = PLAYGROUND) -> Steps:
                                timeout=2_000)
     except PlaywrightTimeoutError:
         pass  # a step whose dot the browser did not report: the others stand
+    cpu_after = browser_cpu_ms()
     steps = Steps(page.evaluate(f"() => {latency}.times"))
     steps.shown = page.evaluate(f"() => {latency}.shown")
+    steps.cpu = None if cpu_before is None else (cpu_after - cpu_before) / STEPS
     return steps
 
 
@@ -241,7 +278,8 @@ def row(name: str, times: Steps) -> str:
     if len(shown) > 1:
         shown50, shown95 = percentiles(shown)
         on_screen = f"   on screen p50 {shown50:5.1f}   p95 {shown95:5.1f} ({len(shown)} steps)"
-    return f"   {name:<44} p50 {p50:5.1f} ms   p95 {p95:5.1f} ms{on_screen}"
+    cpu = "" if times.cpu is None else f"   CPU {times.cpu:4.0f} ms a step"
+    return f"   {name:<44} p50 {p50:5.1f} ms   p95 {p95:5.1f} ms{on_screen}{cpu}"
 
 
 def fresh_page(opener: Browser | BrowserContext, url: str) -> Page:
@@ -343,7 +381,10 @@ def main() -> None:
                     shown = [percentiles(r[name].shown)[1] for r in rounds
                              if len(r[name].shown) > 1]
                     on_screen = f"   on screen p95 {span(shown)} ms" if shown else ""
-                    print(f"   {name:<44} p50 {span(p50s)} ms   p95 {span(p95s)} ms{on_screen}")
+                    cpus = [r[name].cpu for r in rounds if r[name].cpu is not None]
+                    cpu = f"   CPU {span(cpus)} ms a step" if cpus else ""
+                    print(f"   {name:<44} p50 {span(p50s)} ms   p95 {span(p95s)} ms"
+                          f"{on_screen}{cpu}")
 
 
 if __name__ == "__main__":
