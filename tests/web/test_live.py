@@ -90,6 +90,18 @@ def test_alt_arrows_step_a_number_and_undo_puts_it_back(playground):
     wait_for_a(playground, "2.1")
 
 
+def frames_of_steps(playground, steps: int, seen: str) -> list:
+    """`seen(el)` at each frame's start while Alt+↑ steps a's 2.0 by `steps` tenths, each
+    run to its end."""
+    record_each_frame(playground, seen)
+    put_cursor_after(playground, "MakeValue(g, 2")
+    for tenth in range(1, steps + 1):
+        playground.page.keyboard.press("Alt+ArrowUp")
+        wait_for_a(playground, f"2.{tenth}")
+        assert playground.wait_for("done") == "done"
+    return playground.element.evaluate("el => el.frames")
+
+
 def record_each_frame(playground, seen: str) -> None:
     """From now on, at each frame's start (what the frame before painted), push `seen(el)`
     (a JavaScript function of the element) onto the element's `frames`."""
@@ -124,17 +136,11 @@ def test_a_live_steps_output_shows_in_the_frame_of_its_table_never_an_empty_box(
     box, and the frame that paints a run's table paints all its output too."""
     playground.code = playground.code + 'print("a =", g.nodes[a].data)\n'
     assert playground.run() == "done"
-    record_each_frame(playground, """el => [
+    painted = frames_of_steps(playground, 8, """el => [
         el.shadowRoot.querySelector('.output').textContent,
         [...el.shadowRoot.querySelectorAll('tbody tr')]
           .find((tr) => tr.cells[1]?.textContent === 'a').cells[3].textContent,
     ]""")
-    put_cursor_after(playground, "MakeValue(g, 2")
-    for tenth in range(1, 9):
-        playground.page.keyboard.press("Alt+ArrowUp")
-        wait_for_a(playground, f"2.{tenth}")
-        assert playground.wait_for("done") == "done"
-    painted = playground.element.evaluate("el => el.frames")
     assert len(painted) > 8 and painted[-1][1] == "2.8"
     assert "" not in [output for output, _ in painted]
     new_tables = [now for before, now in itertools.pairwise(painted) if now[1] != before[1]]
@@ -331,6 +337,50 @@ def loop_edited(playground, n: str) -> None:
     put_cursor_after(playground, "n = ")
     playground.page.keyboard.press("Delete")
     playground.page.keyboard.type(n)
+
+
+def toolbar(playground) -> list:
+    """What the toolbar says of runs: whether Run and Stop are enabled, and the status."""
+    return playground.element.evaluate(TOOLBAR)
+
+
+TOOLBAR = """(el) => {
+  const [run, stop] = ['Run', 'Stop'].map((name) => [...el.shadowRoot.querySelectorAll('button')]
+    .find((b) => b.textContent === name));
+  return [!run.disabled, !stop.disabled, el.shadowRoot.querySelector('.status').textContent];
+}"""
+
+
+def test_a_live_step_leaves_the_toolbar_as_it_is_with_no_flicker_of_run_and_stop(playground):
+    """Each step of a drag re-runs the code in a few ms: Run, Stop and the status line stay
+    as the run before left them, until the new result's status replaces the last's."""
+    set_deadlines(playground.page, liveRunShownMs=600_000)
+    assert playground.run() == "done"
+    painted = frames_of_steps(playground, 5, TOOLBAR)
+    assert len(painted) > 5
+    assert {(run, stop) for run, stop, _ in painted} == {(True, False)}
+    assert [status for _, _, status in painted if not status.startswith("ran in")] == []
+
+
+def test_a_live_run_that_lasts_shows_in_the_toolbar_once_it_has_run_a_while(playground):
+    set_deadlines(playground.page, liveRunMs=600_000, liveDebounceMs=EDITING_MS,
+                  liveRunShownMs=600_000)
+    assert playground.run() == "done"
+    loop_edited(playground, "1")
+    playground.page.wait_for_function(
+        "() => document.querySelector('autograd-playground').dataset.state === 'running'")
+    playground.page.wait_for_timeout(300)
+    assert toolbar(playground)[:2] == [True, False]  # not yet: it has not run that long
+    playground.element.evaluate(  # a live run that has run that long: this one, now
+        "el => el.constructor.deadlines.liveRunShownMs = 0")
+    playground.page.keyboard.press("Backspace")
+    playground.page.keyboard.type("2")
+    playground.page.wait_for_function(
+        f"() => {{ const t = ({TOOLBAR})(document.querySelector('autograd-playground'));"
+        " return !t[0] && t[1] && t[2] === 'running…'; }")
+    playground.button("Stop").click()
+    assert playground.wait_for("stopped", "error") in ("stopped", "error")
+    assert toolbar(playground)[:2] == [True, False]
 
 
 def test_a_newer_edit_replaces_a_live_run_still_in_flight(playground):

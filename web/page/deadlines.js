@@ -33,6 +33,10 @@ export const deadlines = {
   // With `live`, how long a re-run after an edit may take before it is stopped
   // and live re-runs pause until the learner presses Run.
   liveRunMs: 3000,
+  // With `live`, how long a re-run must take before the toolbar shows it (Run off,
+  // Stop on, "running…"): a step's run, a few milliseconds, leaves the toolbar as it
+  // is, rather than flickering it with every step of a drag.
+  liveRunShownMs: 250,
   // How long a starting Python may go without a word to the page (a download's
   // progress, a phase) before its worker is taken for stalled: a fresh one is
   // started, and if that stalls too, Python could not start (Run tries again).

@@ -361,9 +361,14 @@ class AutogradPlayground extends HTMLElement {
 
   set state(value) {
     this.dataset.state = value;
-    this.runButton.disabled = value === "running";
-    this.stopButton.disabled = value !== "running";
+    this.showRunning(value === "running" && !this.runUnshown);
     this.notePainted();
+  }
+
+  /** The toolbar says whether a run is on: Run off and Stop on while it is. */
+  showRunning(running) {
+    this.runButton.disabled = running;
+    this.stopButton.disabled = !running;
   }
 
   /** `data-painted`: whether every panel shows the latest result (the picture drawn, or
@@ -477,6 +482,7 @@ class AutogradPlayground extends HTMLElement {
 
   /** Send `code` to Python; the job (see Runtime.run). */
   startRun(live, code) {
+    this.runUnshown = live && this.runtime.ready; // shown later if it lasts: showRunningLater
     this.state = "running";
     if (!this.built) this.results.classList.remove("unrun"); // else once the run shows its own
     this.markLine(null);
@@ -519,7 +525,9 @@ class AutogradPlayground extends HTMLElement {
     };
     this.job = job;
     this.keeper?.flush(); // once the run is on its way: saving is on the page's time
-    if (this.runtime.ready) {
+    if (this.runtime.ready && live) {
+      this.showRunningLater(job);
+    } else if (this.runtime.ready) {
       this.setStatus("running…");
     } else {
       this.setStatus(queuedText(this.runtime.phase));
@@ -533,10 +541,22 @@ class AutogradPlayground extends HTMLElement {
     return job;
   }
 
+  /** A live re-run shows in the toolbar only once it has run for liveRunShownMs: until
+   *  then Run, Stop and the status line stay as the run before left them. */
+  showRunningLater(job) {
+    job.shownTimer = setTimeout(() => {
+      if (this.job !== job || this.state !== "running") return;
+      this.runUnshown = false;
+      this.showRunning(true);
+      this.setStatus("running…");
+    }, deadlines.liveRunShownMs);
+  }
+
   /** Show `job`'s result when it comes; the result. A run replaced by a newer shows nothing. */
   async finishRun(job) {
     const result = await job.done;
     clearTimeout(job.timer);
+    clearTimeout(job.shownTimer);
     if (this.pacer.job === job) this.pacer.end();
     if (job.replaced) return result;
     job.clearOutput();
