@@ -371,8 +371,7 @@ def test_a_live_run_that_lasts_shows_in_the_toolbar_once_it_has_run_a_while(play
         "() => document.querySelector('autograd-playground').dataset.state === 'running'")
     playground.page.wait_for_timeout(300)
     assert toolbar(playground)[:2] == [True, False]  # not yet: it has not run that long
-    playground.element.evaluate(  # a live run that has run that long: this one, now
-        "el => el.constructor.deadlines.liveRunShownMs = 0")
+    set_deadlines(playground.page, liveRunShownMs=0)  # the next live run has run that long
     playground.page.keyboard.press("Backspace")
     playground.page.keyboard.type("2")
     playground.page.wait_for_function(

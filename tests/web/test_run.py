@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import BOTH_BOOT_PATHS, FINAL_STATES, RUN_MS
+from .conftest import BOTH_BOOT_PATHS, FINAL_STATES, RUN_MS, set_deadlines
 
 pytestmark = BOTH_BOOT_PATHS
 PROGRAMS = Path(__file__).parent / "programs"
@@ -225,9 +225,7 @@ def test_the_nodes_show_as_soon_as_the_code_ends_before_what_it_left_is_freed(
     after its tables are painted: here it never ends on its own. After Stop they stay,
     whether Python answers it or, given no time to (`grace_ms`), is restarted."""
     if grace_ms is not None:
-        playground.page.evaluate(
-            "ms => { customElements.get('autograd-playground').deadlines.stopGraceMs = ms; }",
-            grace_ms)
+        set_deadlines(playground.page, stopGraceMs=grace_ms)
     code = ("from engine import Graph, MakeValue\ng = Graph()\nMakeValue(g, 2.0, label='a')\n"
             "class Endless:\n    def __del__(self):\n        while True:\n            pass\n\n"
             "endless = Endless()\n")

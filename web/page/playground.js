@@ -525,7 +525,7 @@ class AutogradPlayground extends HTMLElement {
     };
     this.job = job;
     this.keeper?.flush(); // once the run is on its way: saving is on the page's time
-    if (this.runtime.ready && live) {
+    if (this.runUnshown) {
       this.showRunningLater(job);
     } else if (this.runtime.ready) {
       this.setStatus("running…");
