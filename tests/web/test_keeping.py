@@ -438,6 +438,25 @@ def test_an_unreadable_link_pasted_while_a_live_run_is_in_flight_is_said_after_i
     assert playground.output.endswith("after the loop\n")
 
 
+def test_an_unreadable_link_pasted_while_an_edit_waits_to_be_re_run_is_kept_in_that_runs_output(
+    playground, site
+):
+    # The edit's live run starts after the note is said; its first output would clear it.
+    playground.code = "n = 0\n"
+    playground.run()
+    set_deadlines(playground.page, liveDebounceMs=NEVER_MS)  # the edit waits while the link comes
+    playground.element.locator(".cm-content").click()
+    playground.page.keyboard.press("Control+a")
+    playground.page.keyboard.insert_text("print('after the edit')\n")
+    paste_into_address_bar(playground, f"{site}#code=%%%not-base64")
+    assert "could not be read" in playground.output
+    set_deadlines(playground.page, liveDebounceMs=0)
+    playground.page.keyboard.insert_text("# and another")  # the waiting edit runs with this one
+    playground.wait_for_output("after the edit")
+    assert playground.wait_for(*FINAL_STATES) == "done"
+    assert "could not be read" in playground.output
+
+
 def test_a_link_pasted_into_the_open_page_opens_as_a_draft_beside_the_learners_own(
     playground, site
 ):

@@ -22,25 +22,41 @@ export class Live {
 
   /** The learner typed: re-run the code once they pause, unless live re-runs are. */
   edited() {
+    this.cancel();
+    if (!this.paused) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.rerun();
+      }, deadlines.liveDebounceMs);
+    }
+  }
+
+  /** Whether an edit waits to be re-run. */
+  get waiting() {
+    return this.timer !== null;
+  }
+
+  /** The edit waiting, if any, is not re-run. */
+  cancel() {
     clearTimeout(this.timer);
-    if (!this.paused) this.timer = setTimeout(() => this.rerun(), deadlines.liveDebounceMs);
+    this.timer = null;
   }
 
   /** A number was stepped to make `code`: run it at once (before the editor has even
    *  shown it: the run and the editor's update then share the wait), unless paused. */
   stepped(code) {
-    clearTimeout(this.timer);
+    this.cancel();
     if (!this.paused) this.rerun(code);
   }
 
   /** A run started: an edit waiting to be re-run is in it. */
   started() {
-    clearTimeout(this.timer);
+    this.cancel();
   }
 
   /** No more live re-runs until the learner presses Run, for the reason given. */
   pause(why) {
-    clearTimeout(this.timer);
+    this.cancel();
     this.paused = true;
     this.note.textContent = `Live re-runs are paused: ${why}. Press Run to run the code and resume them.`;
   }

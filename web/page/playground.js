@@ -341,18 +341,25 @@ class AutogradPlayground extends HTMLElement {
    *  as a draft beside the learner's code; an unreadable link says so and changes nothing. */
   openLink() {
     const linked = codeFromLink();
-    if (linked instanceof Error) {
-      // Into the output of a run in flight, if any: a live run's first output would
-      // otherwise clear it, as it clears the last run's.
-      const print = this.state === "running" ? this.job.print : (stream, text) => this.print(stream, text);
-      print("error", `${linked.message}\n`);
-    }
+    if (linked instanceof Error) this.printNote(`${linked.message}\n`);
     if (typeof linked !== "string") return;
     this.keeper.openLink(linked);
     this.live?.pause(LINK_WAITS);
     if (!this.results.classList.contains("unrun")) {
       this.markStale("These are the results of the code before the link's: press Run to run the link's code.");
     }
+  }
+
+  /** Say `text` in the output and keep it there through the run in flight, or the live
+   *  run an edit waits for: that run's first output would otherwise clear it, as it
+   *  clears the last run's. */
+  printNote(text) {
+    if (this.state === "running") {
+      this.job.print("error", text);
+      return;
+    }
+    this.print("error", text);
+    if (this.live?.waiting) this.heldNote = text;
   }
 
   get state() {
@@ -486,11 +493,18 @@ class AutogradPlayground extends HTMLElement {
     this.state = "running";
     if (!this.built) this.results.classList.remove("unrun"); // else once the run shows its own
     this.markLine(null);
-    // A live run's output replaces the last as it is drawn, so that the last stays until then.
+    // A live run's output replaces the last as it is drawn, so that the last stays until then;
+    // a note held for this run (printNote) stays with it.
+    const held = this.heldNote;
+    this.heldNote = null;
+    const clearOutput = (live) => {
+      this.output.clear(live);
+      if (held) this.print("error", held);
+    };
     let fresh = !live;
-    if (fresh) this.output.clear();
+    if (fresh) clearOutput(false);
     const onOutput = (stream, text) => {
-      if (!fresh) this.output.clear(true);
+      if (!fresh) clearOutput(true);
       fresh = true;
       this.print(stream, text);
     };
@@ -520,7 +534,7 @@ class AutogradPlayground extends HTMLElement {
     this.pacer.begin(job);
     job.print = onOutput;
     job.clearOutput = () => {
-      if (!fresh) this.output.clear();
+      if (!fresh) clearOutput(false);
       if (!freshPlots) this.plots.clear();
     };
     this.job = job;
