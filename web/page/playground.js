@@ -497,8 +497,8 @@ class AutogradPlayground extends HTMLElement {
     // a note held for this run (printNote) stays with it.
     const held = this.heldNote;
     this.heldNote = null;
-    const clearOutput = (live) => {
-      this.output.clear(live);
+    const clearOutput = (untilDrawn) => {
+      this.output.clear(untilDrawn);
       if (held) this.print("error", held);
     };
     let fresh = !live;
