@@ -367,8 +367,7 @@ def test_a_live_run_that_lasts_shows_in_the_toolbar_once_it_has_run_a_while(play
                   liveRunShownMs=600_000)
     assert playground.run() == "done"
     loop_edited(playground, "1")
-    playground.page.wait_for_function(
-        "() => document.querySelector('autograd-playground').dataset.state === 'running'")
+    playground.wait_for("running")
     playground.page.wait_for_timeout(300)
     assert toolbar(playground)[:2] == [True, False]  # not yet: it has not run that long
     set_deadlines(playground.page, liveRunShownMs=0)  # the next live run has run that long
@@ -386,8 +385,7 @@ def test_a_newer_edit_replaces_a_live_run_still_in_flight(playground):
     set_deadlines(playground.page, liveRunMs=600_000, liveDebounceMs=EDITING_MS)
     loop_edited(playground, "2")  # loops
     playground.wait_for_output("")  # nothing to print while it loops
-    playground.page.wait_for_function(
-        "() => document.querySelector('autograd-playground').dataset.state === 'running'")
+    playground.wait_for("running")
     playground.page.keyboard.press("Backspace")
     playground.page.keyboard.type("0")  # ends at once
     playground.wait_for_output("done 0")
@@ -413,8 +411,7 @@ def test_a_live_run_that_takes_too_long_is_stopped_and_live_runs_pause(playgroun
 def test_stop_pauses_live_runs(playground):
     set_deadlines(playground.page, liveRunMs=600_000, liveDebounceMs=EDITING_MS)
     loop_edited(playground, "1")
-    playground.page.wait_for_function(
-        "() => document.querySelector('autograd-playground').dataset.state === 'running'")
+    playground.wait_for("running")
     playground.button("Stop").click()
     playground.wait_for("stopped", "error")
     assert "you stopped" in playground.element.locator(".live-note").inner_text()
